@@ -1,0 +1,1 @@
+"""The bundled Yummell tile set: data files only (see README.md here)."""

@@ -1,0 +1,1 @@
+"""trackkit: design, validate and analyse race tracks for Yummell."""

@@ -1,0 +1,1 @@
+"""The preset tracks of the rulebook, as track files (data only)."""

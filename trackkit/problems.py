@@ -1,0 +1,31 @@
+"""Problems found in a track: a stable code, where, and a message that says how to fix it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+Level = Literal["structure", "building"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a track.
+
+    ``code`` is stable (scripts and tests match on it); ``placement`` is the index of the
+    placement concerned in placing order (0 is the first tile placed), or None when the
+    problem concerns the whole track; ``tile`` the tile number there.
+    """
+
+    code: str
+    message: str
+    level: Level = "structure"
+    placement: int | None = None
+    tile: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        where = f"placement {self.placement + 1}: " if self.placement is not None else ""
+        return f"[{self.code}] {where}{self.message}"
