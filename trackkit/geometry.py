@@ -6,12 +6,12 @@ row growing downwards. Rotations are in degrees clockwise.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """An edge of a tile, named by compass direction with north at the top."""
 
     N = "N"

@@ -84,7 +84,9 @@ def place_tiles(track: Track, tileset: TileSet) -> list[PlacedTile]:
         if usable(placement, tileset):
             entry = side_towards(placement.cell, previous.cell) if previous else None
             tile = tileset[placement.tile]
-            placed.append(PlacedTile(index, placement, tile, tile.traversal(placement.rotation, entry)))
+            placed.append(
+                PlacedTile(index, placement, tile, tile.traversal(placement.rotation, entry))
+            )
         previous = placement
     return placed
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     """The four terrains of Yummell; every square has exactly one."""
 
     PLAIN = "plain"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -30,7 +30,7 @@ from trackkit.terrain import Terrain
 TILESET_FILE = "tileset.toml"
 
 
-class TileRole(str, Enum):
+class TileRole(StrEnum):
     """What a tile is for: the start tile (1), the finish tile (2), or a path tile."""
 
     START = "start"
@@ -317,7 +317,9 @@ def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
     link_graph.add_nodes_from(ids)
     if not nx.is_directed_acyclic_graph(link_graph):
         cycle = " → ".join(a for a, _ in nx.find_cycle(link_graph))
-        raise fail("paths", f"the paths loop back on themselves ({cycle}); a race only goes forward")
+        raise fail(
+            "paths", f"the paths loop back on themselves ({cycle}); a race only goes forward"
+        )
 
     expected = JUNCTIONS_PER_ROLE[spec.role]
     if len(spec.junctions) != expected:
@@ -426,14 +428,17 @@ def _load_folder(folder: Path) -> TileSet:
         tile = parse_tile(_read_toml(path, TileFileError), grid=header.grid, source=str(path))
         if tile.number in tiles:
             raise TileFileError(
-                str(path), "number", f"tile {tile.number} is also defined in {tiles[tile.number].source}"
+                str(path),
+                "number",
+                f"tile {tile.number} is also defined in {tiles[tile.number].source}",
             )
         tiles[tile.number] = tile
     for role in (TileRole.START, TileRole.FINISH):
         holders = [t for t in tiles.values() if t.role is role]
         if len(holders) != 1:
             raise TileFileError(
-                str(folder), None,
+                str(folder),
+                None,
                 f"a tile set needs exactly one {role.value} tile; found {len(holders)}"
                 + (f" ({', '.join(str(t.number) for t in holders)})" if holders else ""),
             )

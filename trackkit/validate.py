@@ -99,7 +99,12 @@ def check_structure(
     if not track.placements:
         if partial:
             return []
-        return [Problem("empty", f"the track has no tiles; place the start tile ({tileset.start.number}) first")]
+        return [
+            Problem(
+                "empty",
+                f"the track has no tiles; place the start tile ({tileset.start.number}) first",
+            )
+        ]
     problems = _placement_problems(track, tileset)
     problems += _start_and_finish_problems(track, tileset, partial=partial)
     problems += _joint_problems(track, tileset, composed)
@@ -164,7 +169,9 @@ def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
 
 def _role_indices(track: Track, tileset: TileSet, role: TileRole) -> list[int]:
     return [
-        i for i, p in enumerate(track.placements) if p.tile in tileset and tileset[p.tile].role is role
+        i
+        for i, p in enumerate(track.placements)
+        if p.tile in tileset and tileset[p.tile].role is role
     ]
 
 
@@ -237,8 +244,8 @@ def _joint_problems(track: Track, tileset: TileSet, composed: TrackGraph) -> lis
         reasons = []
         if not joint.previous_exit_faces:
             reasons.append(
-                f"the path of tile {b.tile} leaves by its {exit_side.value if exit_side else '(no)'} "
-                f"edge, not towards tile {a.tile}"
+                f"the path of tile {b.tile} leaves by its "
+                f"{exit_side.value if exit_side else '(no)'} edge, not towards tile {a.tile}"
                 + (f" (move tile {a.tile} to ({target[0]}, {target[1]}))" if target else "")
             )
         if not joint.entry_faces:
