@@ -1,0 +1,160 @@
+"""The command line: output, JSON, exit codes 0/1/2 and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trackkit.cli import main
+from trackkit.track import load_track
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:  # argparse usage errors
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_presets_json_lists_the_six_with_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "presets", "--json")
+    rows = json.loads(out)
+    assert code == 0
+    assert [r["slug"] for r in rows][0] == "first-run" and len(rows) == 6
+    assert {r["slug"]: r["tiles"] for r in rows}["king-of-toads"] == 7
+    assert all(r["squares"] > 0 for r in rows)
+
+
+def test_show_json_gives_the_graph(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "first-run", "--json")
+    data = json.loads(out)
+    assert code == 0
+    ids = {s["id"] for s in data["squares"]}
+    assert set(data["start"]) <= ids and data["finish"] in ids
+    assert all(set(s["next"]) <= ids for s in data["squares"])
+    assert len(data["routes"]) == 3
+
+
+def test_show_text_lists_each_start_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "horrgrups-path")
+    assert code == 0
+    assert "Start path A" in out and "Start path C" in out
+    assert "swamp" in out
+
+
+def test_validate_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "validate", "king-of-toads", "--players", "5")[0] == 0
+    code, out, _ = run(capsys, "validate", "first-run", "--players", "2")
+    assert code == 1 and "tile-count" in out
+    code, out, _ = run(capsys, "validate", "first-run", "--players", "2", "--json")
+    assert json.loads(out)["problems"][0]["code"] == "tile-count"
+
+
+def test_validate_a_broken_file_reports_every_problem(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "t"\n'
+        "[[placements]]\ntile = 1\nx = 0\ny = 0\n"
+        "[[placements]]\ntile = 42\nx = 0\ny = -1\n"
+        "[[placements]]\ntile = 7\nx = 3\ny = 3\nrotation = 45\n"
+    )
+    code, out, _ = run(capsys, "validate", str(path), "--json")
+    codes = {p["code"] for p in json.loads(out)["problems"]}
+    assert code == 1
+    assert {"unknown-tile", "bad-rotation", "missing-finish"} <= codes
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "no-such-preset"],
+        ["validate", "missing.toml"],
+        ["validate", "first-run", "--players", "9"],
+        ["validate", "first-run", "--players", "two"],
+        ["render", "first-run", "-o", "x.png"],
+        ["frobnicate"],
+    ],
+)
+def test_unusable_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "error" in err
+    assert "Traceback" not in err
+
+
+def test_bad_toml_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("name = \n")
+    code, _, err = run(capsys, "show", str(path))
+    assert code == 2 and "bad.toml" in err and "TOML" in err
+
+
+def test_export_round_trips_and_keeps_existing_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "mine.toml"
+    assert run(capsys, "export", "forest-run", "-o", str(out_file))[0] == 0
+    assert "[[placements]]" in out_file.read_text()
+    assert load_track(out_file).placements == load_track(out_file).placements
+    out_file.write_text("my work")
+    code, _, err = run(capsys, "export", "forest-run", "-o", str(out_file))
+    assert code == 2 and "--force" in err
+    assert out_file.read_text() == "my work"
+    # and the exported file validates like the preset
+    out_file.unlink()
+    run(capsys, "export", "forest-run", "-o", str(out_file))
+    assert run(capsys, "validate", str(out_file), "--players", "3")[0] == 0
+
+
+def test_next_lists_the_legal_placements(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('name = "t"\n[[placements]]\ntile = 1\nx = 0\ny = 0\n')
+    code, out, _ = run(capsys, "next", str(path), "--players", "3", "--json")
+    rows = json.loads(out)
+    assert code == 0
+    assert rows and all((r["x"], r["y"]) == (0, -1) for r in rows)
+    assert {r["tile"] for r in rows} == {3, 4, 5, 6, 7, 8, 9, 10}
+
+
+def test_space_reproduces_the_spec_count(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "space", "--players", "3", "--json")
+    assert code == 0 and json.loads(out)["legal_tracks"] == 2676
+
+
+def test_tiles_marks_reconstructions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tiles")
+    assert code == 0 and out.count("(reconstructed)") == 10
+
+
+def test_custom_tileset_option(capsys: pytest.CaptureFixture[str], tile_folder: Path) -> None:
+    (tile_folder / "tile-07.toml").write_text(
+        (tile_folder / "tile-07.toml").read_text().replace('"woods"', '"swamp"')
+    )
+    _, default, _ = run(capsys, "show", "first-run", "--json")
+    _, custom, _ = run(capsys, "show", "first-run", "--tileset", str(tile_folder), "--json")
+    mp = lambda out: json.loads(out)["routes"][0]["mp"]  # noqa: E731
+    assert mp(custom) > mp(default)
+
+
+def test_console_script_is_installed_and_never_prints_a_traceback(tmp_path: Path) -> None:
+    exe = Path(sys.executable).parent / "trackkit"
+    assert exe.exists()
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[[")
+    result = subprocess.run([str(exe), "validate", str(bad)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "bad.toml" in result.stderr
