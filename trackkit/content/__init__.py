@@ -1,0 +1,1 @@
+"""The bundled game content: deck, characters, advantages (data only; reconstructions)."""

@@ -1,0 +1,307 @@
+"""Game content: the deck, the characters and the advantages, as data files.
+
+The bundled files (``trackkit/content/``) are reconstructions and say so; a user who owns
+the box points trackkit at a folder of their own holding ``deck.toml``,
+``characters.toml`` and ``advantages.toml`` in the same format (README, "Game content").
+
+Loading checks every field and turns the content into flat integer arrays (one row per
+card, character or advantage) that the compiled race engine reads.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from trackkit.errors import TrackkitError
+from trackkit.terrain import Terrain
+
+CHARACTERISTICS: tuple[str, ...] = ("strength", "agility", "sympathy", "magic")
+TERRAINS: tuple[str, ...] = tuple(t.value for t in Terrain)  # index = terrain code
+MAX_CARD_NUMBER = 8
+
+
+class CardType(IntEnum):
+    CREATURE = 0
+    EVENT = 1
+    ARTEFACT = 2
+
+
+class Effect(IntEnum):
+    """The vocabulary of effects the engine implements (cards, abilities, advantages)."""
+
+    NONE = 0
+    TERRAIN_COST = 1  # own squares of a terrain cost `param` more (this turn / always)
+    EXTRA_MP = 2  # own movement: `param` more MP this turn
+    BACK_IF_TERRAIN = 3  # target, if on `terrain`, goes back to the first free square
+    BACK = 4  # target goes back to the first free square behind
+    CURSE = 5  # target's `terrain` squares cost `param` more until it rests
+    DISCARD = 6  # target discards `param` cards
+    MP_BONUS = 7  # artefact: `param` more MP for one movement
+    CHALLENGE_BONUS = 8  # artefact / ability / advantage: `param` more in challenges
+    WARD = 9  # artefact: cancels one event played against its holder
+    FLUTTERING = 10  # ability: others add no MP cost to squares it moves through
+    TOLL = 11  # ability: overtaking it costs 1 extra MP
+    CLEPTOMANIA = 12  # ability: after moving, take an active artefact on its square
+    STEADY = 13  # ability / advantage: immune to push-back events
+    STEAL_ARTEFACT = 14  # advantage: stopping on an occupied square, take an artefact
+    DRAW_TWO_KEEP_ONE = 15  # advantage: draw 2 at the start of the turn, keep 1
+
+
+_EFFECT_NAMES = {e.name.lower().replace("_", "-"): e for e in Effect if e is not Effect.NONE}
+CARD_EFFECTS = {"terrain-cost", "extra-mp", "back-if-terrain", "back", "curse", "discard"}
+ARTEFACT_EFFECTS = {"mp-bonus", "challenge-bonus", "ward"}
+ABILITY_EFFECTS = {
+    "fluttering", "toll", "cleptomania", "terrain-cost", "challenge-bonus", "steady",
+}  # fmt: skip
+ADVANTAGE_EFFECTS = {
+    "terrain-cost", "challenge-bonus", "steal-artefact", "draw-two-keep-one", "steady",
+}  # fmt: skip
+
+_STRICT = ConfigDict(extra="forbid")
+TerrainName = Literal["plain", "woods", "hills", "swamp"]
+
+
+class _EffectFields(BaseModel):
+    """Parameters an effect may take; which ones it needs is checked per effect."""
+
+    model_config = _STRICT
+    terrain: TerrainName | None = None
+    delta: int | None = Field(default=None, ge=-5, le=5)
+    amount: int | None = Field(default=None, ge=1, le=10)
+    count: int | None = Field(default=None, ge=1, le=4)
+    source: str = "reconstruction"
+
+    def _check(self, effect: str, allowed: set[str]) -> None:
+        if effect not in allowed:
+            raise ValueError(f"unknown effect {effect!r}; use one of {', '.join(sorted(allowed))}")
+        needs = {
+            "terrain-cost": ("terrain", "delta"),
+            "curse": ("terrain", "delta"),
+            "back-if-terrain": ("terrain",),
+            "extra-mp": ("amount",),
+            "mp-bonus": ("amount",),
+            "challenge-bonus": ("amount",),
+        }.get(effect, ())
+        for name in needs:
+            if getattr(self, name) is None:
+                raise ValueError(f"effect {effect!r} needs `{name}`")
+
+
+class _CardSpec(_EffectFields):
+    name: str = Field(min_length=1)
+    type: Literal["creature", "event", "artefact"]
+    numbers: list[int] = Field(min_length=1)
+    characteristic: Literal["strength", "agility", "sympathy", "magic"] | None = None
+    challenge: int | None = Field(default=None, ge=0, le=30)
+    effect: str | None = None
+    arrow: bool = False
+
+    @model_validator(mode="after")
+    def _fits_its_type(self) -> _CardSpec:
+        for number in self.numbers:
+            if not 1 <= number <= MAX_CARD_NUMBER:
+                raise ValueError(f"card numbers run 1 to {MAX_CARD_NUMBER}, not {number}")
+        if self.type == "creature":
+            if self.characteristic is None or self.challenge is None:
+                raise ValueError("a creature needs `characteristic` and `challenge`")
+            if self.effect is not None:
+                raise ValueError("a creature has no `effect`")
+        else:
+            if self.effect is None:
+                raise ValueError(f"an {self.type} needs an `effect`")
+            self._check(self.effect, CARD_EFFECTS if self.type == "event" else ARTEFACT_EFFECTS)
+        return self
+
+
+class _DeckSpec(BaseModel):
+    model_config = _STRICT
+    reconstructed: bool
+    provenance: str = Field(min_length=1)
+    cards: list[_CardSpec] = Field(min_length=1)
+
+
+class _CharacterSpec(_EffectFields):
+    name: str = Field(min_length=1)
+    strength: int = Field(ge=0, le=20)
+    agility: int = Field(ge=0, le=20)
+    sympathy: int = Field(ge=0, le=20)
+    magic: int = Field(ge=0, le=20)
+    ability: str
+
+    @model_validator(mode="after")
+    def _known_ability(self) -> _CharacterSpec:
+        self._check(self.ability, ABILITY_EFFECTS)
+        return self
+
+
+class _CharactersSpec(BaseModel):
+    model_config = _STRICT
+    reconstructed: bool
+    provenance: str = Field(min_length=1)
+    characters: list[_CharacterSpec] = Field(min_length=1, max_length=8)
+
+
+class _AdvantageSpec(_EffectFields):
+    name: str = Field(min_length=1)
+    effect: str
+
+    @model_validator(mode="after")
+    def _known_effect(self) -> _AdvantageSpec:
+        self._check(self.effect, ADVANTAGE_EFFECTS)
+        return self
+
+
+class _AdvantagesSpec(BaseModel):
+    model_config = _STRICT
+    reconstructed: bool
+    provenance: str = Field(min_length=1)
+    advantages: list[_AdvantageSpec] = Field(min_length=1, max_length=8)
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str
+    number: int
+    characteristic: str | None
+    challenge: int | None
+    effect: str | None
+    arrow: bool
+
+
+@dataclass(frozen=True)
+class Content:
+    """Deck, characters and advantages, with the flat arrays the engine reads.
+
+    Arrays (all int64): ``cards`` has one row per card: number, type, characteristic index
+    (or -1), challenge value, effect, terrain index (or -1), parameter, arrow flag.
+    ``characters`` one row per character: the four characteristics, then ability effect,
+    terrain, parameter. ``advantages`` one row per advantage: effect, terrain, parameter.
+    """
+
+    folder: str
+    deck: tuple[Card, ...]
+    character_names: tuple[str, ...]
+    advantage_names: tuple[str, ...]
+    cards: np.ndarray
+    characters: np.ndarray
+    advantages: np.ndarray
+    reconstructed: bool
+
+    def deck_numbers(self) -> np.ndarray:
+        """How many cards carry each number 0..8 (index 0 unused)."""
+        return np.bincount(self.cards[:, CARD_NUMBER], minlength=MAX_CARD_NUMBER + 1)
+
+
+# Column indices of the arrays.
+CARD_NUMBER, CARD_TYPE, CARD_CHAR, CARD_CHALLENGE, CARD_EFFECT, CARD_TERRAIN, CARD_PARAM = range(7)
+CARD_ARROW = 7
+CHAR_ABILITY, CHAR_TERRAIN, CHAR_PARAM = 4, 5, 6
+ADV_EFFECT, ADV_TERRAIN, ADV_PARAM = 0, 1, 2
+
+
+def _parameter(spec: _EffectFields) -> int:
+    for value in (spec.delta, spec.amount, spec.count):
+        if value is not None:
+            return value
+    return 1
+
+
+def _terrain_index(name: str | None) -> int:
+    return TERRAINS.index(name) if name is not None else -1
+
+
+def _load(path: Path, model: type[BaseModel]) -> Any:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise TrackkitError(
+            f"{path}: missing; a content folder holds deck.toml, "
+            "characters.toml and advantages.toml"
+        ) from None
+    except OSError as exc:
+        raise TrackkitError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TrackkitError(f"{path}: is not valid TOML: {exc}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        detail = exc.errors()[0]
+        field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
+        message = detail["msg"].removeprefix("Value error, ")
+        if detail["type"] == "extra_forbidden":
+            message = "unknown field (check its spelling against the README, 'Game content')"
+        raise TrackkitError(f"{path}: {field.lstrip('.')}: {message}") from None
+
+
+def load_content(folder: str | Path | None = None) -> Content:
+    """Load the deck, characters and advantages from ``folder`` (default: bundled)."""
+    if folder is None:
+        return _bundled_content()
+    return _load_folder(Path(folder))
+
+
+@lru_cache(maxsize=1)
+def _bundled_content() -> Content:
+    with resources.as_file(resources.files("trackkit.content")) as folder:
+        return _load_folder(Path(folder))
+
+
+def _load_folder(folder: Path) -> Content:
+    if not folder.is_dir():
+        raise TrackkitError(f"{folder}: is not a content folder")
+    deck = _load(folder / "deck.toml", _DeckSpec)
+    characters = _load(folder / "characters.toml", _CharactersSpec)
+    advantages = _load(folder / "advantages.toml", _AdvantagesSpec)
+
+    cards: list[Card] = []
+    rows = []
+    for spec in deck.cards:
+        for number in spec.numbers:
+            cards.append(
+                Card(spec.name, spec.type, number, spec.characteristic, spec.challenge,
+                     spec.effect, spec.arrow)
+            )  # fmt: skip
+            rows.append(
+                [
+                    number,
+                    CardType[spec.type.upper()],
+                    CHARACTERISTICS.index(spec.characteristic) if spec.characteristic else -1,
+                    spec.challenge if spec.challenge is not None else 0,
+                    _EFFECT_NAMES[spec.effect] if spec.effect else Effect.NONE,
+                    _terrain_index(spec.terrain),
+                    _parameter(spec),
+                    int(spec.arrow),
+                ]
+            )
+    if len(rows) < 20:
+        raise TrackkitError(f"{folder / 'deck.toml'}: {len(rows)} cards are too few for a race")
+    character_rows = [
+        [c.strength, c.agility, c.sympathy, c.magic, _EFFECT_NAMES[c.ability],
+         _terrain_index(c.terrain), _parameter(c)]
+        for c in characters.characters
+    ]  # fmt: skip
+    advantage_rows = [
+        [_EFFECT_NAMES[a.effect], _terrain_index(a.terrain), _parameter(a)]
+        for a in advantages.advantages
+    ]
+    return Content(
+        folder=str(folder),
+        deck=tuple(cards),
+        character_names=tuple(c.name for c in characters.characters),
+        advantage_names=tuple(a.name for a in advantages.advantages),
+        cards=np.array(rows, dtype=np.int64),
+        characters=np.array(character_rows, dtype=np.int64),
+        advantages=np.array(advantage_rows, dtype=np.int64),
+        reconstructed=deck.reconstructed or characters.reconstructed or advantages.reconstructed,
+    )

@@ -1,0 +1,599 @@
+"""The race engine: plays the full base rules of Yummell for 1-8 characters on a track.
+
+One implementation, compiled by numba. The turn follows the rulebook (p. 5): Preparation
+(draw), Movement (play a card or rest), Encounter, Replenishment. Rules that the exact
+solver shares live in :mod:`trackkit.race.rules`; the choices a player makes live in
+:mod:`trackkit.race.policies`. State is a handful of integer arrays grouped in named
+tuples (:class:`Board`, :class:`Players`, :class:`Deck`, :class:`Tally`), so a race is
+a pure function of its inputs and a random stream.
+
+Randomness comes from a ``numpy.random.Generator`` passed in, read through a buffer of
+32-bit draws (:func:`rand_below`), so the same generator gives the same race compiled or
+interpreted (``NUMBA_DISABLE_JIT=1``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trackkit.race.content import (
+    ADV_EFFECT,
+    ADV_PARAM,
+    CARD_EFFECT,
+    CARD_NUMBER,
+    CARD_PARAM,
+    CARD_TERRAIN,
+    CARD_TYPE,
+    CHAR_ABILITY,
+    CardType,
+    Effect,
+)
+from trackkit.race.policies import (
+    GREEDY,
+    choose_challenge_card,
+    greedy_route,
+    highest_card,
+    keep_of_two,
+    lowest_card,
+    smart_event,
+    smart_move_card,
+    smart_route,
+    smart_mp_bonus,
+    smart_should_rest,
+    smart_artefact_to_activate,
+)
+from trackkit.race.movement import fall_back, furthest, leader, node_of, remaining
+from trackkit.race.rules import (
+    HAND_SIZE,
+    OFF_BOARD,
+    can_host,
+    challenge_total,
+    challenge_won,
+    is_steady,
+)
+from trackkit.race.state import (
+    LOG_ACTIVATE,
+    LOG_ARTEFACT,
+    LOG_BOUNCE,
+    LOG_CHALLENGE,
+    LOG_EVENT,
+    LOG_FINISH,
+    LOG_MOVE,
+    LOG_PLAY_EVENT,
+    LOG_REST,
+    LOG_ROUTE,
+    LOG_STEAL,
+    LOG_USE_ARTEFACT,
+    MAX_ARTEFACTS,
+    MAX_HAND,
+    Board,
+    Deck,
+    Players,
+    Tally,
+    note,
+    rand_below,
+    shuffle,
+    unmanaged,
+    unmanaged_state,
+)
+
+MAX_ROUNDS = 400  # a race still running then is stopped and counted as capped
+
+CREATURE, EVENT, ARTEFACT = int(CardType.CREATURE), int(CardType.EVENT), int(CardType.ARTEFACT)
+E_TERRAIN_COST = int(Effect.TERRAIN_COST)
+E_EXTRA_MP = int(Effect.EXTRA_MP)
+E_BACK_IF_TERRAIN = int(Effect.BACK_IF_TERRAIN)
+E_BACK = int(Effect.BACK)
+E_CURSE = int(Effect.CURSE)
+E_DISCARD = int(Effect.DISCARD)
+E_MP_BONUS = int(Effect.MP_BONUS)
+E_CHALLENGE_BONUS = int(Effect.CHALLENGE_BONUS)
+E_WARD = int(Effect.WARD)
+E_FLUTTERING = int(Effect.FLUTTERING)
+E_TOLL = int(Effect.TOLL)
+E_CLEPTOMANIA = int(Effect.CLEPTOMANIA)
+E_STEAL_ARTEFACT = int(Effect.STEAL_ARTEFACT)
+E_DRAW_TWO_KEEP_ONE = int(Effect.DRAW_TWO_KEEP_ONE)
+
+# --- the deck --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) -> int:
+    """Draw a card id; -1 if every card is in a hand or in play."""
+    if deck.counts[2]:
+        return rand_below(rng, tally, cards.shape[0])
+    if deck.counts[0] == 0:
+        # the discard pile is shuffled into a new draw pile (p. 3)
+        n = deck.counts[1]
+        if n == 0:
+            return -1
+        deck.pile[:n] = deck.discard[:n]
+        deck.counts[0], deck.counts[1] = n, 0
+        shuffle(deck.pile, n, rng, tally)
+    deck.counts[0] -= 1
+    return deck.pile[deck.counts[0]]
+
+
+@njit(cache=True, inline="always")
+def discard(deck: Deck, card: int) -> None:
+    if not deck.counts[2] and card >= 0:
+        deck.discard[deck.counts[1]] = card
+        deck.counts[1] += 1
+
+
+@njit(cache=True, inline="always")
+def take_from_hand(players: Players, p: int, index: int) -> int:
+    card = players.hand[p, index]
+    last = players.hand_n[p] - 1
+    players.hand[p, index] = players.hand[p, last]
+    players.hand_n[p] = last
+    return card
+
+
+@njit(cache=True, inline="always")
+def add_to_hand(players: Players, p: int, card: int) -> None:
+    if card >= 0 and players.hand_n[p] < MAX_HAND:
+        players.hand[p, players.hand_n[p]] = card
+        players.hand_n[p] += 1
+
+
+@njit(cache=True, inline="always")
+def take_artefact(players: Players, p: int, index: int) -> int:
+    card = players.active[p, index]
+    last = players.active_n[p] - 1
+    players.active[p, index] = players.active[p, last]
+    players.active_n[p] = last
+    return card
+
+
+@njit(cache=True, inline="always")
+def find_artefact(players: Players, cards: np.ndarray, p: int, effect: int) -> int:
+    for i in range(players.active_n[p]):
+        if cards[players.active[p, i], CARD_EFFECT] == effect:
+            return i
+    return -1
+
+
+# --- positions and movement ------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def place(board: Board, players: Players, tally: Tally, p: int, index: int, rnd: int) -> None:
+    """Move ``p`` to ``index`` on its route, keeping square occupancy; finishing if it is
+    the last square."""
+    old = node_of(board, players, p)
+    toll = players.toll[p]
+    if old >= 0:
+        tally.occupancy[old] -= 1
+        tally.tolls[old] -= toll
+    players.pos[p] = index
+    new = node_of(board, players, p)
+    if new >= 0:
+        tally.occupancy[new] += 1
+        tally.tolls[new] += toll
+    if new == board.finish and players.arrival[p] == 0:
+        arrived = 1
+        for q in range(players.pos.shape[0]):
+            if players.arrival[q] > 0:
+                arrived += 1
+        players.arrival[p] = arrived
+        note(tally, rnd, p, LOG_FINISH, -1, arrived, index, index, -1)
+
+
+@njit(cache=True, inline="always")
+def send_back(board: Board, players: Players, tally: Tally, p: int, rnd: int) -> None:
+    """Back to the first square behind that can host (losing a challenge, some events)."""
+    if players.pos[p] < 0:
+        return
+    behind = fall_back(board, tally, players.route[p], players.pos[p] - 1, -1)
+    place(board, players, tally, p, behind, rnd)
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def apply_event(
+    card: int,
+    target: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    rnd: int,
+) -> None:
+    """An event played against ``target`` (drawn as an encounter, or played by a rival)."""
+    if players.arrival[target] > 0:
+        return  # immune once finished (p. 7)
+    effect = cards[card, CARD_EFFECT]
+    if (
+        effect in (E_BACK, E_BACK_IF_TERRAIN, E_CURSE, E_DISCARD)
+        and players.policy[target] != GREEDY
+    ):
+        ward = find_artefact(players, cards, target, E_WARD)
+        if ward >= 0:
+            discard(deck, take_artefact(players, target, ward))
+            note(tally, rnd, target, LOG_USE_ARTEFACT, card, 0, -1, -1, -1)
+            return
+    character = characters[players.character[target]]
+    advantage = advantages[players.advantage[target]]
+    if effect == E_BACK_IF_TERRAIN or effect == E_BACK:
+        node = node_of(board, players, target)
+        if node < 0 or is_steady(character, advantage):
+            return
+        if effect == E_BACK or board.node_terrain[node] == cards[card, CARD_TERRAIN]:
+            send_back(board, players, tally, target, rnd)
+    elif effect == E_CURSE:
+        players.curse[target, cards[card, CARD_TERRAIN]] += cards[card, CARD_PARAM]
+    elif effect == E_DISCARD:
+        for _ in range(cards[card, CARD_PARAM]):
+            if players.hand_n[target] > 0:
+                lowest = lowest_card(players.hand[target], players.hand_n[target], cards)
+                discard(deck, take_from_hand(players, target, lowest))
+    # terrain-cost and extra-mp help only the one who plays them before moving
+
+
+# --- a turn ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def steal_artefact(board: Board, players: Players, tally: Tally, p: int, rnd: int) -> None:
+    """Cleptomania / the thief's advantage: take an active artefact from a character on
+    the same square."""
+    node = node_of(board, players, p)
+    if node < 0 or node == board.finish:
+        return
+    for q in range(players.pos.shape[0]):
+        if q != p and players.arrival[q] == 0 and node_of(board, players, q) == node:
+            if players.active_n[q] > 0 and players.active_n[p] < MAX_ARTEFACTS:
+                card = take_artefact(players, q, players.active_n[q] - 1)
+                players.active[p, players.active_n[p]] = card
+                players.active_n[p] += 1
+                note(tally, rnd, p, LOG_STEAL, card, 0, -1, -1, q)
+                return
+
+
+@njit(cache=True, inline="always")
+def encounter(
+    p: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    rng: np.random.Generator,
+    rnd: int,
+) -> None:
+    """Draw a card and face it (p. 6-7): a creature's challenge, an artefact, an event."""
+    card = draw(deck, cards, rng, tally)
+    if card < 0:
+        return
+    kind = cards[card, CARD_TYPE]
+    if kind == ARTEFACT:
+        if players.active_n[p] < MAX_ARTEFACTS:
+            players.active[p, players.active_n[p]] = card
+            players.active_n[p] += 1
+        note(tally, rnd, p, LOG_ARTEFACT, card, 0, players.pos[p], players.pos[p], -1)
+        return
+    if kind == EVENT:
+        before = players.pos[p]
+        if cards[card, 7]:  # arrow: played against the one who drew it
+            apply_event(card, p, board, players, deck, tally, cards, characters, advantages, rnd)
+        note(tally, rnd, p, LOG_EVENT, card, 0, before, players.pos[p], -1)
+        discard(deck, card)
+        return
+    character = characters[players.character[p]]
+    advantage = advantages[players.advantage[p]]
+    bonus = 0
+    choice = choose_challenge_card(
+        players.policy[p], players.hand[p], players.hand_n[p], cards, character, advantage,
+        cards[card],
+    )  # fmt: skip
+    if players.policy[p] != GREEDY:
+        bonus_index = find_artefact(players, cards, p, E_CHALLENGE_BONUS)
+        if bonus_index >= 0 and choice >= 0:
+            number = cards[players.hand[p, choice], CARD_NUMBER]
+            total = challenge_total(character, advantage, cards[card], number)
+            extra = cards[players.active[p, bonus_index], CARD_PARAM]
+            if not challenge_won(total, cards[card]) and challenge_won(total + extra, cards[card]):
+                bonus = extra
+                discard(deck, take_artefact(players, p, bonus_index))
+                note(tally, rnd, p, LOG_USE_ARTEFACT, card, extra, -1, -1, -1)
+    played, won = -1, False
+    if choice >= 0:  # no card to play: the challenge is lost (p. 7)
+        played = take_from_hand(players, p, choice)
+        total = challenge_total(character, advantage, cards[card], cards[played, CARD_NUMBER])
+        won = challenge_won(total + bonus, cards[card])
+        discard(deck, played)
+    before = players.pos[p]
+    if won:
+        ahead = before + 1
+        node = board.route_nodes[players.route[p], ahead]
+        if can_host(tally.occupancy[node], node == board.finish):
+            place(board, players, tally, p, ahead, rnd)
+    else:
+        send_back(board, players, tally, p, rnd)
+    note(tally, rnd, p, LOG_CHALLENGE, card, 1 if won else 0, before, players.pos[p], played)
+    discard(deck, card)
+
+
+@njit(cache=True, inline="always")
+def take_turn(
+    p: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+    rnd: int,
+) -> None:
+    policy = players.policy[p]
+    advantage = advantages[players.advantage[p]]
+    character = characters[players.character[p]]
+    turn_delta = np.zeros(4, dtype=np.int64)
+
+    # 1. Preparation: draw a card (the fourth advantage: draw two, keep one)
+    first = draw(deck, cards, rng, tally)
+    if advantage[ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
+        second = draw(deck, cards, rng, tally)
+        kept, dropped = keep_of_two(first, second, cards)
+        add_to_hand(players, p, kept)
+        discard(deck, dropped)
+    else:
+        add_to_hand(players, p, first)
+
+    # actions at the start of the movement phase: one event, or one artefact activated
+    extra_mp = 0
+    if policy != GREEDY:
+        played = smart_event(p, board, players, tally, cards, characters, advantages)
+        if played >= 0:
+            event_card = take_from_hand(players, p, played)
+            effect = cards[event_card, CARD_EFFECT]
+            if effect == E_TERRAIN_COST:
+                turn_delta[cards[event_card, CARD_TERRAIN]] += cards[event_card, CARD_PARAM]
+                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, p)
+            elif effect == E_EXTRA_MP:
+                extra_mp += cards[event_card, CARD_PARAM]
+                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, p)
+            else:
+                target = leader(p, board, players)
+                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, target)
+                apply_event(
+                    event_card, target, board, players, deck, tally, cards, characters,
+                    advantages, rnd,
+                )  # fmt: skip
+            discard(deck, event_card)
+        else:
+            artefact = smart_artefact_to_activate(players.hand[p], players.hand_n[p], cards)
+            if artefact >= 0 and players.pending_n[p] < MAX_ARTEFACTS:
+                card = take_from_hand(players, p, artefact)
+                players.pending[p, players.pending_n[p]] = card
+                players.pending_n[p] += 1
+                note(tally, rnd, p, LOG_ACTIVATE, card, 0, -1, -1, -1)
+
+    resting = policy != GREEDY and smart_should_rest(
+        p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+    )
+    if resting:
+        players.curse[p, :] = 0  # resting removes every curse (p. 6)
+        note(tally, rnd, p, LOG_REST, -1, 0, players.pos[p], players.pos[p], -1)
+    elif players.hand_n[p] > 0:
+        # 2. Movement
+        if players.route[p] < 0:
+            if policy == GREEDY:
+                players.route[p] = greedy_route(board)
+            else:
+                players.route[p] = smart_route(
+                    p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+                )
+            note(tally, rnd, p, LOG_ROUTE, -1, players.route[p], -1, -1, -1)
+        route = players.route[p]
+        if policy == GREEDY:
+            index = highest_card(players.hand[p], players.hand_n[p], cards)
+        else:
+            index = smart_move_card(
+                p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+            )
+        card = take_from_hand(players, p, index)
+        mp = cards[card, CARD_NUMBER] + extra_mp
+        if policy != GREEDY:
+            bonus = smart_mp_bonus(
+                p, route, mp, board, players, tally, cards, characters, advantages, turn_delta
+            )
+            if bonus >= 0:
+                used = take_artefact(players, p, bonus)
+                mp += cards[used, CARD_PARAM]
+                discard(deck, used)
+                note(tally, rnd, p, LOG_USE_ARTEFACT, used, cards[used, CARD_PARAM], -1, -1, -1)
+        discard(deck, card)
+        start = players.pos[p]
+        reached = furthest(
+            board, players, tally, characters, advantages, p, route, start, mp, turn_delta
+        )
+        end = fall_back(board, tally, route, reached, node_of(board, players, p))
+        if end < reached:
+            tally.node_bounce[board.route_nodes[route, reached]] += 1
+            note(tally, rnd, p, LOG_BOUNCE, -1, 0, reached, end, -1)
+        note(tally, rnd, p, LOG_MOVE, card, mp, start, end, -1)
+        place(board, players, tally, p, end, rnd)
+        if players.arrival[p] > 0:
+            return  # no encounter on the last square
+        if character[CHAR_ABILITY] == E_CLEPTOMANIA:
+            steal_artefact(board, players, tally, p, rnd)
+        if advantage[ADV_EFFECT] == E_STEAL_ARTEFACT:
+            steal_artefact(board, players, tally, p, rnd)
+        # 3. Encounter, when the character advanced at least one square
+        if encounters and end > start:
+            encounter(p, board, players, deck, tally, cards, characters, advantages, rng, rnd)
+            if players.arrival[p] > 0:
+                return
+
+    # 4. Replenishment: discard down to or draw up to four; artefacts become active
+    while players.hand_n[p] > HAND_SIZE:
+        lowest = lowest_card(players.hand[p], players.hand_n[p], cards)
+        discard(deck, take_from_hand(players, p, lowest))
+    while players.hand_n[p] < HAND_SIZE:
+        card = draw(deck, cards, rng, tally)
+        if card < 0:
+            break
+        add_to_hand(players, p, card)
+    for i in range(players.pending_n[p]):
+        if players.active_n[p] < MAX_ARTEFACTS:
+            players.active[p, players.active_n[p]] = players.pending[p, i]
+            players.active_n[p] += 1
+    players.pending_n[p] = 0
+    node = node_of(board, players, p)
+    if node >= 0:
+        tally.node_time[node] += 1
+
+
+@njit(cache=True)
+def placings(board: Board, players: Players, out: np.ndarray) -> None:
+    """Placings at the end (p. 7): finishers in order of arrival, then by squares to go;
+    two characters on the same square tie."""
+    n = players.pos.shape[0]
+    for p in range(n):
+        better = 0
+        for q in range(n):
+            if q == p:
+                continue
+            if players.arrival[p] > 0:
+                if 0 < players.arrival[q] < players.arrival[p]:
+                    better += 1
+            elif players.arrival[q] > 0 or remaining(board, players, q) < remaining(
+                board, players, p
+            ):
+                better += 1
+        out[p] = better + 1
+
+
+@njit(cache=True, inline="always")
+def play_race(
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+) -> int:
+    """Play one race from the dealt state to the end of the round in which the first
+    character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped)."""
+    n = players.pos.shape[0]
+    order = np.arange(n)
+    for rnd in range(1, MAX_ROUNDS + 1):
+        shuffle(order, n, rng, tally)  # the turn order is drawn from the bag every round
+        for k in range(n):
+            p = order[k]
+            players.order_pos[p] = k
+            if players.arrival[p] == 0:
+                take_turn(
+                    p, board, players, deck, tally, cards, characters, advantages, encounters,
+                    rng, rnd,
+                )  # fmt: skip
+        for p in range(n):
+            if players.arrival[p] > 0:
+                return rnd
+    return MAX_ROUNDS + 1
+
+
+@njit(cache=True)
+def deal(
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    fixed_characters: np.ndarray,
+    fixed_advantages: np.ndarray,
+    n_advantages: int,
+    rng: np.random.Generator,
+) -> None:
+    """Set up a race: characters and advantages (given, or dealt at random), a shuffled
+    deck, empty squares, and four cards each."""
+    n, n_characters = players.pos.shape[0], characters.shape[0]
+    if fixed_characters[0] < 0:
+        pool = np.arange(n_characters)
+        shuffle(pool, n_characters, rng, tally)
+        players.character[:] = pool[:n]
+    else:
+        players.character[:] = fixed_characters
+    if fixed_advantages[0] < 0:
+        pool = np.arange(n_advantages)
+        shuffle(pool, n_advantages, rng, tally)
+        players.advantage[:] = pool[:n]
+    else:
+        players.advantage[:] = fixed_advantages
+    players.route[:] = -1
+    players.pos[:] = OFF_BOARD
+    players.arrival[:] = 0
+    players.hand_n[:] = 0
+    players.active_n[:] = 0
+    players.pending_n[:] = 0
+    players.curse[:, :] = 0
+    players.order_pos[:] = 0
+    for p in range(n):
+        players.toll[p] = 1 if characters[players.character[p], CHAR_ABILITY] == E_TOLL else 0
+    tally.occupancy[:] = 0
+    tally.tolls[:] = 0
+    total = cards.shape[0]
+    deck.pile[:] = np.arange(total)
+    deck.counts[0], deck.counts[1] = total, 0
+    if not deck.counts[2]:
+        shuffle(deck.pile, total, rng, tally)
+    for p in range(n):
+        for _ in range(HAND_SIZE):
+            add_to_hand(players, p, draw(deck, cards, rng, tally))
+
+
+@njit(cache=True)
+def play_batch(
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    fixed_characters: np.ndarray,
+    fixed_advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+    rounds: np.ndarray,
+    placing: np.ndarray,
+    route: np.ndarray,
+    character: np.ndarray,
+    advantage: np.ndarray,
+    order_pos: np.ndarray,
+) -> None:
+    """Play ``rounds.shape[0]`` races one after another from one random stream, writing
+    each race's length, and each character's placing, route, character, advantage and
+    place in the last round's turn order."""
+    board, players, deck, tally = unmanaged_state(board, players, deck, tally)
+    cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
+    for r in range(rounds.shape[0]):
+        deal(
+            players, deck, tally, cards, characters, fixed_characters, fixed_advantages,
+            advantages.shape[0], rng,
+        )  # fmt: skip
+        rounds[r] = play_race(
+            board, players, deck, tally, cards, characters, advantages, encounters, rng
+        )
+        placings(board, players, placing[r])
+        route[r] = players.route
+        character[r] = players.character
+        advantage[r] = players.advantage
+        order_pos[r] = players.order_pos

@@ -1,0 +1,302 @@
+"""How a character chooses: which start path, which card, whether to rest, what to play.
+
+``greedy`` (SPEC.md §4, defined exactly so results are comparable): on the start tile it
+takes the route with the lowest total MP (ties: the first listed); it never rests and never
+plays cards for their effects nor uses artefacts; it moves with its highest card as far as
+the MP allow; in a challenge it plays its lowest winning card, or its lowest card if none
+wins; when it must discard it keeps its highest cards. Passive abilities and advantages
+(terrain costs, challenge bonuses, fluttering, stealing an artefact, drawing two) apply to
+it as the rules say.
+
+``smart`` plays as a good player would:
+
+- start path: the one that leaves the fewest MP to the finish after this move;
+- movement: the lowest card that gets as far as its best card (saving high cards for
+  challenges), landing counted after falling back off full squares, so it never wastes a
+  card on a square it would bounce off; an active "more MP" artefact when it reaches further;
+- before moving, one event from the hand: "more MP" and terrain discounts for terrain
+  ahead for itself; push-backs, curses and discards against the rival nearest the finish
+  when that rival is ahead and the event would bite; otherwise it starts activating an
+  artefact. It never spends its single highest card on an effect;
+- rests when a curse makes the squares just ahead dearer (two or more of them within six
+  squares), or when no card in its hand can move it at all;
+- challenges: the lowest winning card, adding a challenge artefact only when that turns a
+  loss into a win; a ward cancels events played against it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trackkit.race.content import (
+    CARD_EFFECT,
+    CARD_NUMBER,
+    CARD_PARAM,
+    CARD_TERRAIN,
+    CARD_TYPE,
+    CardType,
+    Effect,
+)
+from trackkit.race.movement import landing, leader, node_of, remaining
+from trackkit.race.rules import challenge_total, challenge_won, is_steady
+from trackkit.race.state import Board, Players, Tally
+
+GREEDY, SMART = 0, 1
+POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
+
+EVENT, ARTEFACT = int(CardType.EVENT), int(CardType.ARTEFACT)
+E_TERRAIN_COST = int(Effect.TERRAIN_COST)
+E_EXTRA_MP = int(Effect.EXTRA_MP)
+E_BACK_IF_TERRAIN = int(Effect.BACK_IF_TERRAIN)
+E_BACK = int(Effect.BACK)
+E_CURSE = int(Effect.CURSE)
+E_DISCARD = int(Effect.DISCARD)
+E_MP_BONUS = int(Effect.MP_BONUS)
+LOOKAHEAD = 8  # squares a smart player reads ahead for terrain discounts
+CURSE_LOOKAHEAD = 6
+
+
+@njit(cache=True, inline="always")
+def lowest_card(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
+    """Index of the lowest-numbered card (the first of equals)."""
+    best = 0
+    for i in range(1, n):
+        if cards[hand[i], CARD_NUMBER] < cards[hand[best], CARD_NUMBER]:
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def highest_card(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
+    """Index of the highest-numbered card (the first of equals)."""
+    best = 0
+    for i in range(1, n):
+        if cards[hand[i], CARD_NUMBER] > cards[hand[best], CARD_NUMBER]:
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def keep_of_two(first: int, second: int, cards: np.ndarray) -> tuple[int, int]:
+    """Drawing two and keeping one: keep the higher number (the first of equals)."""
+    if first < 0 or second < 0:
+        return (first if first >= 0 else second), -1
+    if cards[second, CARD_NUMBER] > cards[first, CARD_NUMBER]:
+        return second, first
+    return first, second
+
+
+@njit(cache=True, inline="always")
+def choose_challenge_card(
+    policy: int,
+    hand: np.ndarray,
+    n: int,
+    cards: np.ndarray,
+    character: np.ndarray,
+    advantage: np.ndarray,
+    creature: np.ndarray,
+) -> int:
+    """The lowest card that wins, else the lowest card; -1 with an empty hand."""
+    if n == 0:
+        return -1
+    best = -1
+    for i in range(n):
+        number = cards[hand[i], CARD_NUMBER]
+        if challenge_won(challenge_total(character, advantage, creature, number), creature):
+            if best < 0 or number < cards[hand[best], CARD_NUMBER]:
+                best = i
+    if best >= 0:
+        return best
+    return lowest_card(hand, n, cards)
+
+
+@njit(cache=True, inline="always")
+def greedy_route(board: Board) -> int:
+    """The start path with the lowest total MP (the first of equals)."""
+    best = 0
+    for r in range(1, board.route_len.shape[0]):
+        if board.route_cost[r] < board.route_cost[best]:
+            best = r
+    return best
+
+
+@njit(cache=True)
+def smart_route(
+    p: int,
+    board: Board,
+    players: Players,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    extra_mp: int,
+    turn_delta: np.ndarray,
+) -> int:
+    """The start path that leaves the fewest MP to the finish after this move."""
+    mp = cards[players.hand[p, highest_card(players.hand[p], players.hand_n[p], cards)], 0]
+    best, best_left = 0, 1 << 30
+    for r in range(board.route_len.shape[0]):
+        end = landing(
+            board, players, tally, characters, advantages, p, r, mp + extra_mp, turn_delta
+        )
+        left = board.route_suffix[r, end + 1]
+        if left < best_left or (left == best_left and board.route_cost[r] < board.route_cost[best]):
+            best, best_left = r, left
+    return best
+
+
+@njit(cache=True)
+def smart_move_card(
+    p: int,
+    board: Board,
+    players: Players,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    extra_mp: int,
+    turn_delta: np.ndarray,
+) -> int:
+    """The lowest card that lands as far as the best card does."""
+    hand, n = players.hand[p], players.hand_n[p]
+    route = players.route[p]
+    best, best_end = 0, -2
+    for i in range(n):
+        mp = cards[hand[i], CARD_NUMBER] + extra_mp
+        end = landing(board, players, tally, characters, advantages, p, route, mp, turn_delta)
+        number = cards[hand[i], CARD_NUMBER]
+        if end > best_end or (end == best_end and number < cards[hand[best], CARD_NUMBER]):
+            best, best_end = i, end
+    return best
+
+
+@njit(cache=True)
+def smart_mp_bonus(
+    p: int,
+    route: int,
+    mp: int,
+    board: Board,
+    players: Players,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    turn_delta: np.ndarray,
+) -> int:
+    """Index of an active "more MP" artefact worth using on this move, else -1."""
+    for i in range(players.active_n[p]):
+        card = players.active[p, i]
+        if cards[card, CARD_EFFECT] == E_MP_BONUS:
+            now = landing(board, players, tally, characters, advantages, p, route, mp, turn_delta)
+            more = mp + cards[card, CARD_PARAM]
+            then = landing(
+                board, players, tally, characters, advantages, p, route, more, turn_delta
+            )
+            return i if then > now else -1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _terrain_ahead(board: Board, players: Players, p: int, terrain: int, squares: int) -> int:
+    """How many of the next ``squares`` squares of ``p``'s route (or route 0) are ``terrain``."""
+    route = max(players.route[p], 0)
+    count = 0
+    start = players.pos[p] if players.route[p] >= 0 else -1
+    for i in range(start + 1, min(start + 1 + squares, board.route_len[route])):
+        if board.node_terrain[board.route_nodes[route, i]] == terrain:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def smart_event(
+    p: int,
+    board: Board,
+    players: Players,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+) -> int:
+    """Index in the hand of the event to play before moving, or -1."""
+    hand, n = players.hand[p], players.hand_n[p]
+    if n < 2:
+        return -1
+    top = highest_card(hand, n, cards)
+    target = leader(p, board, players)
+    ahead = target >= 0 and remaining(board, players, target) < remaining(board, players, p)
+    best, best_rank = -1, 99
+    for i in range(n):
+        card = hand[i]
+        if cards[card, CARD_TYPE] != EVENT or i == top:
+            continue
+        effect = cards[card, CARD_EFFECT]
+        rank = 99
+        if effect == E_EXTRA_MP:
+            rank = 0
+        elif effect == E_TERRAIN_COST:
+            if cards[card, CARD_PARAM] < 0 and _terrain_ahead(
+                board, players, p, cards[card, CARD_TERRAIN], LOOKAHEAD
+            ):
+                rank = 1
+        elif ahead:
+            victim = characters[players.character[target]]
+            steady = is_steady(victim, advantages[players.advantage[target]])
+            node = node_of(board, players, target)
+            if effect == E_BACK and node >= 0 and not steady:
+                rank = 2
+            elif effect == E_BACK_IF_TERRAIN and node >= 0 and not steady:
+                if board.node_terrain[node] == cards[card, CARD_TERRAIN]:
+                    rank = 3
+            elif effect == E_CURSE:
+                rank = 4
+            elif effect == E_DISCARD and players.hand_n[target] > 0:
+                rank = 5
+        if rank < best_rank:
+            best, best_rank = i, rank
+    return best
+
+
+@njit(cache=True, inline="always")
+def smart_artefact_to_activate(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
+    """Index of an artefact card to start activating (not the single highest card), or -1."""
+    if n < 2:
+        return -1
+    top = highest_card(hand, n, cards)
+    for i in range(n):
+        if cards[hand[i], CARD_TYPE] == ARTEFACT and i != top:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def smart_should_rest(
+    p: int,
+    board: Board,
+    players: Players,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    extra_mp: int,
+    turn_delta: np.ndarray,
+) -> bool:
+    """Rest to lift a curse that bites soon, or when no card can move the character."""
+    for terrain in range(4):
+        if players.curse[p, terrain] > 0:
+            if _terrain_ahead(board, players, p, terrain, CURSE_LOOKAHEAD) >= 2:
+                return True
+    n = players.hand_n[p]
+    if n == 0:
+        return True
+    mp = cards[players.hand[p, highest_card(players.hand[p], n, cards)], CARD_NUMBER] + extra_mp
+    routes = board.route_len.shape[0]
+    for r in range(routes):
+        if players.route[p] >= 0 and r != players.route[p]:
+            continue
+        end = landing(board, players, tally, characters, advantages, p, r, mp, turn_delta)
+        start = players.pos[p] if players.route[p] == r else -1
+        if end > start:
+            return False
+    return True

@@ -1,0 +1,105 @@
+"""The base rules of a Yummell race (rulebook pp. 5-7, SPEC.md §1 and §4), each in one place.
+
+These functions are compiled with numba and shared by the race engine and the exact
+solver; with ``NUMBA_DISABLE_JIT=1`` they run as plain Python (the benchmark's baseline).
+They read the state arrays of :mod:`trackkit.race.state`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trackkit.race.content import (
+    ADV_EFFECT,
+    ADV_PARAM,
+    ADV_TERRAIN,
+    CARD_CHALLENGE,
+    CARD_CHAR,
+    CARD_NUMBER,
+    CHAR_ABILITY,
+    CHAR_PARAM,
+    CHAR_TERRAIN,
+    Effect,
+)
+
+CAPACITY = 2  # a square holds at most two characters (p. 3)
+HAND_SIZE = 4  # replenish to four cards (p. 5)
+OFF_BOARD = -1  # position before the first square of a start path
+
+TERRAIN_COST = int(Effect.TERRAIN_COST)
+CHALLENGE_BONUS = int(Effect.CHALLENGE_BONUS)
+FLUTTERING = int(Effect.FLUTTERING)
+TOLL = int(Effect.TOLL)
+STEADY = int(Effect.STEADY)
+
+
+@njit(cache=True, inline="always")
+def terrain_cost(
+    base: int,
+    terrain: int,
+    character: np.ndarray,
+    advantage: np.ndarray,
+    curse: np.ndarray,
+    turn_delta: np.ndarray,
+) -> int:
+    """MP to enter a square of ``terrain`` for one character, before other characters.
+
+    The terrain's cost, plus the character's ability and advantage, its curses and the
+    events of this turn; never less than 1 ("a square must cost a minimum of 1 MP").
+    """
+    cost = base + curse[terrain] + turn_delta[terrain]
+    if character[CHAR_ABILITY] == TERRAIN_COST and character[CHAR_TERRAIN] == terrain:
+        cost += character[CHAR_PARAM]
+    if advantage[ADV_EFFECT] == TERRAIN_COST and advantage[ADV_TERRAIN] == terrain:
+        cost += advantage[ADV_PARAM]
+    return max(cost, 1)
+
+
+@njit(cache=True, inline="always")
+def presence_cost(others: int, tolls: int, fluttering: bool) -> int:
+    """Extra MP for the characters on a square being entered (p. 6).
+
+    +1 per character there, unless the mover flutters (Flamm); +1 per Troll being overtaken,
+    which fluttering does not cancel (both abilities apply, p. 9).
+    """
+    extra = tolls
+    if not fluttering:
+        extra += others
+    return extra
+
+
+@njit(cache=True, inline="always")
+def can_host(occupants: int, is_finish: bool) -> bool:
+    """A square holds two characters; the finish square and the off-board start any number."""
+    return is_finish or occupants < CAPACITY
+
+
+@njit(cache=True, inline="always")
+def challenge_total(
+    character: np.ndarray, advantage: np.ndarray, creature: np.ndarray, card_number: int
+) -> int:
+    """The character's challenge score: characteristic + card (+ ability and advantage)."""
+    total = character[creature[CARD_CHAR]] + card_number
+    if character[CHAR_ABILITY] == CHALLENGE_BONUS:
+        total += character[CHAR_PARAM]
+    if advantage[ADV_EFFECT] == CHALLENGE_BONUS:
+        total += advantage[ADV_PARAM]
+    return total
+
+
+@njit(cache=True, inline="always")
+def challenge_won(total: int, creature: np.ndarray) -> bool:
+    """The character wins when its total is greater than the creature's value (p. 7)."""
+    return total > creature[CARD_CHALLENGE]
+
+
+@njit(cache=True, inline="always")
+def card_number(cards: np.ndarray, card: int) -> int:
+    return cards[card, CARD_NUMBER]
+
+
+@njit(cache=True, inline="always")
+def is_steady(character: np.ndarray, advantage: np.ndarray) -> bool:
+    """Immune to the events that push a character back."""
+    return character[CHAR_ABILITY] == STEADY or advantage[ADV_EFFECT] == STEADY

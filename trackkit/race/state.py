@@ -1,0 +1,170 @@
+"""The state of a race as integer arrays grouped in named tuples, and its random stream.
+
+Arrays rather than objects so that numba compiles the engine; named tuples so the code
+still reads ``players.pos[p]``. A race is a pure function of these arrays and a
+``numpy.random.Generator``, read through a buffer of 32-bit draws (:func:`rand_below`) so
+the same generator gives the same race compiled or interpreted (``NUMBA_DISABLE_JIT=1``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import carray, config, njit, types
+from numba.extending import intrinsic
+
+MAX_HAND = 12
+MAX_ARTEFACTS = 24
+RANDOM_BUFFER = 4096
+
+# What a recorded race's rows say (column 2 of the log).
+LOG_MOVE, LOG_REST, LOG_BOUNCE, LOG_CHALLENGE, LOG_ARTEFACT, LOG_EVENT = 0, 1, 2, 3, 4, 5
+LOG_PLAY_EVENT, LOG_ACTIVATE, LOG_STEAL, LOG_FINISH, LOG_USE_ARTEFACT, LOG_ROUTE = (
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+)
+LOG_FIELDS = 9  # round, player, action, card, value, from, to, other
+
+
+class Board(NamedTuple):
+    """A track as arrays: each start route's squares, their terrain and base MP."""
+
+    route_nodes: np.ndarray  # (routes, longest) node index, -1 past the end
+    route_len: np.ndarray  # (routes,)
+    route_cost: np.ndarray  # (routes,) total base MP of the route
+    route_suffix: np.ndarray  # (routes, longest + 1): base MP from index i to the finish
+    node_terrain: np.ndarray  # (nodes,) terrain code
+    node_base: np.ndarray  # (nodes,) MP of the terrain
+    finish: int
+
+
+class Players(NamedTuple):
+    character: np.ndarray  # (P,) row of the characters table
+    advantage: np.ndarray  # (P,) row of the advantages table
+    policy: np.ndarray  # (P,)
+    route: np.ndarray  # (P,) chosen start route, -1 before the first move
+    pos: np.ndarray  # (P,) index along the route, -1 off the board
+    arrival: np.ndarray  # (P,) 0 while racing, then 1 for the first to finish, 2 ...
+    hand: np.ndarray  # (P, MAX_HAND) card ids
+    hand_n: np.ndarray  # (P,)
+    active: np.ndarray  # (P, MAX_ARTEFACTS) active artefacts
+    active_n: np.ndarray  # (P,)
+    pending: np.ndarray  # (P, MAX_ARTEFACTS) artefacts being activated
+    pending_n: np.ndarray  # (P,)
+    curse: np.ndarray  # (P, 4) MP added to each terrain until the character rests
+    toll: np.ndarray  # (P,) 1 for a character others pay to overtake (the Troll)
+    order_pos: np.ndarray  # (P,) place in the turn order of the last round played
+
+
+class Deck(NamedTuple):
+    pile: np.ndarray  # draw pile, drawn from the end
+    discard: np.ndarray
+    counts: np.ndarray  # [cards in pile, cards in discard, infinite model (0/1)]
+
+
+class Tally(NamedTuple):
+    occupancy: np.ndarray  # (nodes,) characters on each square now
+    tolls: np.ndarray  # (nodes,) Trolls on each square now (overtaking one costs 1 MP)
+    node_time: np.ndarray  # (nodes,) turns ended on each square, summed over races
+    node_bounce: np.ndarray  # (nodes,) characters sent back off each full square
+    log: np.ndarray  # (rows, LOG_FIELDS) recorded turns; zero rows when not recording
+    log_n: np.ndarray  # [rows written]
+    dice: np.ndarray  # RANDOM_BUFFER buffered 32-bit draws, then the cursor
+
+
+# --- randomness ------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def rand_below(rng: np.random.Generator, tally: Tally, n: int) -> int:
+    """A uniform integer in [0, n) from the buffered stream (n far below 2**32)."""
+    cursor = tally.dice[RANDOM_BUFFER]
+    if cursor >= RANDOM_BUFFER:
+        tally.dice[:RANDOM_BUFFER] = rng.integers(0, 4294967296, size=RANDOM_BUFFER)
+        cursor = 0
+    tally.dice[RANDOM_BUFFER] = cursor + 1
+    return (tally.dice[cursor] * n) >> 32
+
+
+@njit(cache=True, inline="always")
+def shuffle(values: np.ndarray, n: int, rng: np.random.Generator, tally: Tally) -> None:
+    """Fisher-Yates shuffle of ``values[:n]`` in place."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, tally, i + 1)
+        values[i], values[j] = values[j], values[i]
+
+
+# --- recording -------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def note(
+    tally: Tally, rnd: int, p: int, action: int, card: int, value: int, a: int, b: int, other: int
+) -> None:
+    n = tally.log_n[0]
+    if n < tally.log.shape[0]:
+        row = tally.log[n]
+        row[0], row[1], row[2], row[3], row[4] = rnd, p, action, card, value
+        row[5], row[6], row[7], row[8] = a, b, other, 0
+        tally.log_n[0] = n + 1
+
+
+# --- arrays the compiled engine does not reference-count -------------------------------
+#
+# numba counts references to every array it touches, with an atomic add on each access
+# from a tuple; in the engine's inner loops those atomics cost more than the rules
+# themselves (measured: about half the time of a turn). While a batch of races runs, the
+# caller holds every state array, so the engine can work on views that carry no
+# reference count (numba.carray over the same memory): same arrays, same types, no
+# atomics. Interpreted (NUMBA_DISABLE_JIT=1) the arrays are used as they are.
+
+if config.DISABLE_JIT:
+
+    def unmanaged(values: np.ndarray) -> np.ndarray:
+        return values
+
+else:
+
+    @intrinsic
+    def _as_int64_pointer(typingctx, address):  # type: ignore[no-untyped-def]
+        pointer = types.CPointer(types.int64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.inttoptr(args[0], context.get_value_type(pointer))
+
+        return pointer(address), codegen
+
+    @njit(cache=True, inline="always")
+    def unmanaged(values: np.ndarray) -> np.ndarray:
+        """A view of an int64 C-contiguous array without a reference count."""
+        return carray(_as_int64_pointer(values.ctypes.data), values.shape)
+
+
+@njit(cache=True)
+def unmanaged_state(
+    board: Board, players: Players, deck: Deck, tally: Tally
+) -> tuple[Board, Players, Deck, Tally]:
+    """The four state tuples over :func:`unmanaged` views of their arrays."""
+    u = unmanaged
+    return (
+        Board(
+            u(board.route_nodes), u(board.route_len), u(board.route_cost),
+            u(board.route_suffix), u(board.node_terrain), u(board.node_base), board.finish,
+        ),
+        Players(
+            u(players.character), u(players.advantage), u(players.policy), u(players.route),
+            u(players.pos), u(players.arrival), u(players.hand), u(players.hand_n),
+            u(players.active), u(players.active_n), u(players.pending), u(players.pending_n),
+            u(players.curse), u(players.toll), u(players.order_pos),
+        ),
+        Deck(u(deck.pile), u(deck.discard), u(deck.counts)),
+        Tally(
+            u(tally.occupancy), u(tally.tolls), u(tally.node_time), u(tally.node_bounce),
+            u(tally.log), u(tally.log_n), u(tally.dice),
+        ),
+    )  # fmt: skip
