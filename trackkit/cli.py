@@ -246,6 +246,134 @@ def cmd_space(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
+    from trackkit.race.content import load_content
+    from trackkit.race.setup import RaceOptions
+
+    def names(text: str | None) -> tuple[str | int, ...]:
+        if not text:
+            return ()
+        return tuple(int(n) if n.strip().isdigit() else n.strip() for n in text.split(","))
+
+    return RaceOptions(
+        players=players if players is not None else args.players,
+        characters=names(getattr(args, "characters", None)),
+        advantages=names(getattr(args, "advantages", None)),
+        deck=getattr(args, "deck", "finite"),
+        encounters=not getattr(args, "no_encounters", False),
+        policy=getattr(args, "policy", "greedy"),
+        content=load_content(getattr(args, "content", None)),
+    )
+
+
+def _progress(args: argparse.Namespace, total: int) -> Any:
+    """A progress bar on a terminal (stderr), nothing otherwise."""
+    if args.json or not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="race", file=sys.stderr, leave=False)
+
+    def update(done: int, _total: int) -> None:
+        bar.update(done - bar.n)
+
+    return bar, update
+
+
+def _percent(value: float | None) -> str:
+    return "   -  " if value is None else f"{100 * value:5.1f}%"
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from trackkit.race.montecarlo import simulate
+
+    track = resolve_track(args.track, args.tileset)
+    options = _race_options(args)
+    bar, update = _progress(args, args.races)
+    try:
+        result = simulate(
+            track, options, races=args.races, seed=args.seed, workers=args.workers,
+            progress=update,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    low, high = result.ci95
+    lines = [
+        f"{track.name}: {result.races:,} races, {options.players} players, policy "
+        f"{options.policy}, {options.deck} deck, encounters {'on' if options.encounters else 'off'}"
+        f", seed {args.seed}",
+        f"Race length: {result.mean_rounds:.2f} rounds (95% CI {low:.2f} to {high:.2f})",
+    ]
+    if result.capped:
+        lines.append(f"  {result.capped} race(s) stopped at the round limit")
+    hist = result.histogram()
+    peak = max(hist.values())
+    lines.append("Rounds  races")
+    for rounds, count in hist.items():
+        lines.append(f"  {rounds:>4}  {count:>6}  {'#' * max(1, round(40 * count / peak))}")
+    for title, rows in (
+        ("Character", result.by_character()),
+        ("Advantage", result.by_advantage()),
+        ("Start path", result.by_start_path()),
+        ("Turn order (last round)", result.by_turn_order()),
+    ):
+        lines.append(f"{title:<28} {'races':>7} {'wins':>7} {'mean place':>10}")
+        for row in rows:
+            mean = "-" if row["mean_placing"] is None else f"{row['mean_placing']:.2f}"
+            lines.append(
+                f"  {row['name']:<26} {row['entries']:>7} {_percent(row['win_rate'])} {mean:>10}"
+            )
+    crowded = sorted(result.congestion(), key=lambda r: -r["turns_per_race"])[:5]
+    lines.append("Most crowded squares (turns ended there per race, fall-backs)")
+    for row in crowded:
+        lines.append(f"  {row['square']:<8} {row['turns_per_race']:6.2f} {row['bounces']:>7}")
+    _emit(args, result.to_json(), "\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_race(args: argparse.Namespace) -> int:
+    from trackkit.race.record import record_race
+
+    track = resolve_track(args.track, args.tileset)
+    record = record_race(track, _race_options(args), seed=args.seed)
+    lines = [f"{track.name}, seed {args.seed}: {record.rounds} rounds"]
+    for who, advantage in zip(record.characters, record.advantages, strict=True):
+        lines.append(f"  {who} with {advantage}")
+    current = 0
+    for step in record.steps:
+        if step.round != current:
+            current = step.round
+            lines.append(f"Round {current}")
+        lines.append(f"  {step.text}")
+    lines.append("Placings: " + ", ".join(
+        f"{p}. {who}" for p, who in sorted(zip(record.placings, record.characters, strict=True))
+    ))  # fmt: skip
+    _emit(args, record.to_json(), "\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from trackkit.race.bench import run_bench
+
+    result = run_bench(races=args.races, repeats=args.repeat)
+    text = "\n".join(
+        [
+            f"Workload: {result.workload}",
+            f"Compile or cache load: {result.warmup_seconds:.1f} s",
+            f"Compiled engine: {result.compiled_median:,.0f} races/s (median of "
+            f"{len(result.compiled_rates)} runs of {result.compiled_races:,} races: "
+            + ", ".join(f"{r:,.0f}" for r in result.compiled_rates) + ")",
+            f"Same code as plain Python: {result.interpreted_median:,.0f} races/s (median of "
+            f"{len(result.interpreted_rates)} runs of {result.interpreted_races} races)",
+            f"Speed-up: {result.speedup:,.0f}x",
+            f"Six presets x 10,000 races: {result.compare_seconds:.1f} s",
+        ]
+    )
+    _emit(args, result.to_json(), text)
+    return EXIT_OK
+
+
 # --- parser ----------------------------------------------------------------------------
 
 
@@ -256,6 +384,34 @@ def _players(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 2 <= value <= 8:
         raise argparse.ArgumentTypeError(f"the building rule is for 2 to 8 players, not {value}")
+    return value
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _race_players(text: str) -> int:
+    value = _whole(text)
+    if not 1 <= value <= 8:
+        raise argparse.ArgumentTypeError(f"a race has 1 to 8 players, not {value}")
     return value
 
 
@@ -293,6 +449,28 @@ def build_parser() -> argparse.ArgumentParser:
     track_argument(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.html")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    def race_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
+        if players:
+            p.add_argument("--players", type=_race_players, default=5, help="1 to 8 (default 5)")
+        p.add_argument("--characters", help="comma-separated names or numbers, one per player")
+        p.add_argument("--advantages", help="comma-separated names or numbers, one per player")
+        p.add_argument("--policy", choices=["greedy", "smart"], default="greedy")
+        p.add_argument("--deck", choices=["finite", "infinite"], default="finite")
+        p.add_argument("--no-encounters", action="store_true", help="skip encounters")
+        p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
+        p.add_argument("--seed", type=_non_negative, default=0)
+
+    p = command("simulate", cmd_simulate, "Monte Carlo: race length, fairness, congestion")
+    track_argument(p)
+    race_arguments(p)
+    p.add_argument("--races", type=_positive, default=10_000)
+    p.add_argument("--workers", type=_positive, default=1)
+    p = command("race", cmd_race, "play one race and print it turn by turn")
+    track_argument(p)
+    race_arguments(p)
+    p = command("bench", cmd_bench, "the standard speed benchmark")
+    p.add_argument("--races", type=_positive, default=20_000)
+    p.add_argument("--repeat", type=_positive, default=5)
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")

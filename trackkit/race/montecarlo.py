@@ -1,0 +1,255 @@
+"""Monte Carlo analysis: many races on one track, and what they say about it.
+
+Races are played in fixed batches of :data:`RACES_PER_BATCH`; batch ``b`` draws from its
+own generator, ``PCG64(SeedSequence([seed, b]))``. Workers take whole batches and the
+results are put back in batch order, so the same seed gives the same numbers in any
+process and with any number of workers.
+
+>>> from trackkit.presets import load_preset
+>>> result = simulate(load_preset("first-run"), RaceOptions(players=3), races=500, seed=1)
+>>> round(result.mean_rounds, 1) > 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from trackkit.errors import TrackkitError
+from trackkit.race.engine import MAX_ROUNDS, play_batch
+from trackkit.race.setup import RaceBoard, RaceOptions, new_state, race_board
+from trackkit.track import Track
+
+RACES_PER_BATCH = 250
+MAX_RACES = 10_000_000
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    rounds: np.ndarray  # (races,)
+    placing: np.ndarray  # (races, players)
+    route: np.ndarray
+    character: np.ndarray
+    advantage: np.ndarray
+    order_pos: np.ndarray
+    node_time: np.ndarray  # (nodes,) summed over the batch
+    node_bounce: np.ndarray
+
+
+def batch_generator(seed: int, batch: int) -> np.random.Generator:
+    """The random stream of batch ``batch`` of a simulation seeded ``seed``."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, batch])))
+
+
+def run_batch(board: RaceBoard, options: RaceOptions, seed: int, batch: int, races: int) -> BatchResult:
+    """Play ``races`` races of batch ``batch``."""
+    players, deck, tally = new_state(board.board, options)
+    content = options.content
+    n = options.players
+
+    def ints(*shape: int) -> np.ndarray:
+        return np.zeros(shape, dtype=np.int64)
+
+    out = BatchResult(ints(races), ints(races, n), ints(races, n), ints(races, n),
+                      ints(races, n), ints(races, n), tally.node_time, tally.node_bounce)  # fmt: skip
+    play_batch(
+        board.board, players, deck, tally, content.cards, content.characters,
+        content.advantages, options.character_indices(), options.advantage_indices(),
+        options.encounters, batch_generator(seed, batch), out.rounds, out.placing, out.route,
+        out.character, out.advantage, out.order_pos,
+    )  # fmt: skip
+    return out
+
+
+def _run_batches(
+    board: RaceBoard, options: RaceOptions, seed: int, batches: list[tuple[int, int]]
+) -> list[tuple[int, BatchResult]]:
+    return [(b, run_batch(board, options, seed, b, n)) for b, n in batches]
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The races of one simulation and the figures drawn from them."""
+
+    track: str
+    options: RaceOptions
+    seed: int
+    board: RaceBoard
+    rounds: np.ndarray
+    placing: np.ndarray
+    route: np.ndarray
+    character: np.ndarray
+    advantage: np.ndarray
+    order_pos: np.ndarray
+    node_time: np.ndarray
+    node_bounce: np.ndarray
+
+    @property
+    def races(self) -> int:
+        return int(self.rounds.shape[0])
+
+    @property
+    def capped(self) -> int:
+        """Races stopped at the round limit (counted at the limit in every figure)."""
+        return int((self.rounds > MAX_ROUNDS).sum())
+
+    @property
+    def mean_rounds(self) -> float:
+        return float(self.rounds.mean())
+
+    @property
+    def std_error(self) -> float:
+        if self.races < 2:
+            return math.nan
+        return float(self.rounds.std(ddof=1) / math.sqrt(self.races))
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """95% confidence interval of the expected race length (normal approximation)."""
+        half = 1.96 * self.std_error
+        return (self.mean_rounds - half, self.mean_rounds + half)
+
+    def histogram(self) -> dict[int, int]:
+        values, counts = np.unique(self.rounds, return_counts=True)
+        return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+
+    def _by(self, key: np.ndarray, names: list[str]) -> list[dict[str, Any]]:
+        rows = []
+        for index, name in enumerate(names):
+            mask = key == index
+            taken = int(mask.sum())
+            rows.append(
+                {
+                    "name": name,
+                    "entries": taken,
+                    "win_rate": float((self.placing[mask] == 1).mean()) if taken else None,
+                    "mean_placing": float(self.placing[mask].mean()) if taken else None,
+                }
+            )
+        return rows
+
+    def by_character(self) -> list[dict[str, Any]]:
+        return self._by(self.character, list(self.options.content.character_names))
+
+    def by_advantage(self) -> list[dict[str, Any]]:
+        return self._by(self.advantage, list(self.options.content.advantage_names))
+
+    def by_start_path(self) -> list[dict[str, Any]]:
+        labels = [chr(ord("A") + i) for i in range(len(self.board.routes))]
+        rows = self._by(self.route, labels)
+        total = self.races * self.options.players
+        for row, route in zip(rows, self.board.routes, strict=True):
+            row["share"] = row["entries"] / total
+            row["first_square"] = route[0]
+        return rows
+
+    def by_turn_order(self) -> list[dict[str, Any]]:
+        """Win rate by place in the turn order of the race's last round."""
+        return self._by(self.order_pos, [str(k + 1) for k in range(self.options.players)])
+
+    def congestion(self) -> list[dict[str, Any]]:
+        """Per square: turns ended there per race, and characters sent back off it."""
+        return [
+            {
+                "square": square,
+                "turns_per_race": float(self.node_time[i] / self.races),
+                "bounces": int(self.node_bounce[i]),
+            }
+            for i, square in enumerate(self.board.nodes)
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {
+            "track": self.track,
+            "races": self.races,
+            "seed": self.seed,
+            "players": self.options.players,
+            "policy": self.options.policy,
+            "deck": self.options.deck,
+            "encounters": self.options.encounters,
+            "mean_rounds": self.mean_rounds,
+            "std_error": self.std_error,
+            "ci95": [low, high],
+            "capped": self.capped,
+            "rounds_histogram": {str(k): v for k, v in self.histogram().items()},
+            "characters": self.by_character(),
+            "advantages": self.by_advantage(),
+            "start_paths": self.by_start_path(),
+            "turn_order": self.by_turn_order(),
+            "congestion": self.congestion(),
+        }
+
+
+def simulate(
+    track: Track,
+    options: RaceOptions | None = None,
+    *,
+    races: int = 10_000,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> SimulationResult:
+    """Play ``races`` races on ``track`` and gather the figures.
+
+    ``progress(done, total)`` is called after each finished batch.
+    """
+    options = options or RaceOptions()
+    if not 1 <= races <= MAX_RACES:
+        raise TrackkitError(f"races must be between 1 and {MAX_RACES:,}, not {races}")
+    if workers < 1:
+        raise TrackkitError(f"workers must be at least 1, not {workers}")
+    if seed < 0:
+        raise TrackkitError(f"the seed is a whole number of 0 or more, not {seed}")
+    board = race_board(track)
+    batches = [
+        (b, min(RACES_PER_BATCH, races - b * RACES_PER_BATCH))
+        for b in range(math.ceil(races / RACES_PER_BATCH))
+    ]
+    results: dict[int, BatchResult] = {}
+    done = 0
+    if workers == 1 or len(batches) == 1:
+        for b, n in batches:
+            results[b] = run_batch(board, options, seed, b, n)
+            done += n
+            if progress:
+                progress(done, races)
+    else:
+        run_batch(board, options, seed, 0, 1)  # compile (or load) once, before forking
+        chunks = [batches[i::workers] for i in range(workers)]
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [
+                pool.submit(_run_batches, board, options, seed, [batch])
+                for chunk in chunks
+                for batch in chunk
+            ]
+            for future in as_completed(futures):
+                for b, result in future.result():
+                    results[b] = result
+                    done += result.rounds.shape[0]
+                if progress:
+                    progress(done, races)
+    ordered = [results[b] for b, _ in batches]
+    return SimulationResult(
+        track=track.name,
+        options=options,
+        seed=seed,
+        board=board,
+        rounds=np.concatenate([r.rounds for r in ordered]),
+        placing=np.concatenate([r.placing for r in ordered]),
+        route=np.concatenate([r.route for r in ordered]),
+        character=np.concatenate([r.character for r in ordered]),
+        advantage=np.concatenate([r.advantage for r in ordered]),
+        order_pos=np.concatenate([r.order_pos for r in ordered]),
+        node_time=np.sum([r.node_time for r in ordered], axis=0),
+        node_bounce=np.sum([r.node_bounce for r in ordered], axis=0),
+    )
