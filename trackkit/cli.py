@@ -19,7 +19,7 @@ from trackkit.building import explore_design_space, next_placements
 from trackkit.errors import TrackkitError
 from trackkit.graph import TrackGraph, compose
 from trackkit.presets import PRESET_SLUGS, list_presets, load_preset
-from trackkit.tiles import TileSet, load_tileset
+from trackkit.tiles import load_tileset
 from trackkit.track import Track, load_track, save_track
 from trackkit.validate import validate
 
@@ -363,7 +363,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"Compile or cache load: {result.warmup_seconds:.1f} s",
             f"Compiled engine: {result.compiled_median:,.0f} races/s (median of "
             f"{len(result.compiled_rates)} runs of {result.compiled_races:,} races: "
-            + ", ".join(f"{r:,.0f}" for r in result.compiled_rates) + ")",
+            + ", ".join(f"{r:,.0f}" for r in result.compiled_rates)
+            + ")",
             f"Same code as plain Python: {result.interpreted_median:,.0f} races/s (median of "
             f"{len(result.interpreted_rates)} runs of {result.interpreted_races} races)",
             f"Speed-up: {result.speedup:,.0f}x",
@@ -449,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     track_argument(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.html")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
     def race_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
         if players:
             p.add_argument("--players", type=_race_players, default=5, help="1 to 8 (default 5)")

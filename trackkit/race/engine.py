@@ -19,7 +19,6 @@ from numba import njit
 
 from trackkit.race.content import (
     ADV_EFFECT,
-    ADV_PARAM,
     CARD_EFFECT,
     CARD_NUMBER,
     CARD_PARAM,
@@ -29,6 +28,7 @@ from trackkit.race.content import (
     CardType,
     Effect,
 )
+from trackkit.race.movement import fall_back, furthest, leader, node_of, remaining
 from trackkit.race.policies import (
     GREEDY,
     choose_challenge_card,
@@ -36,14 +36,13 @@ from trackkit.race.policies import (
     highest_card,
     keep_of_two,
     lowest_card,
+    smart_artefact_to_activate,
     smart_event,
     smart_move_card,
-    smart_route,
     smart_mp_bonus,
+    smart_route,
     smart_should_rest,
-    smart_artefact_to_activate,
 )
-from trackkit.race.movement import fall_back, furthest, leader, node_of, remaining
 from trackkit.race.rules import (
     HAND_SIZE,
     OFF_BOARD,
@@ -51,6 +50,7 @@ from trackkit.race.rules import (
     challenge_total,
     challenge_won,
     is_steady,
+    rest,
 )
 from trackkit.race.state import (
     LOG_ACTIVATE,
@@ -222,7 +222,7 @@ def apply_event(
             return
     character = characters[players.character[target]]
     advantage = advantages[players.advantage[target]]
-    if effect == E_BACK_IF_TERRAIN or effect == E_BACK:
+    if effect in (E_BACK_IF_TERRAIN, E_BACK):
         node = node_of(board, players, target)
         if node < 0 or is_steady(character, advantage):
             return
@@ -386,8 +386,8 @@ def take_turn(
         p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
     )
     if resting:
-        players.curse[p, :] = 0  # resting removes every curse (p. 6)
-        note(tally, rnd, p, LOG_REST, -1, 0, players.pos[p], players.pos[p], -1)
+        lifted = rest(players.curse[p])
+        note(tally, rnd, p, LOG_REST, -1, lifted, players.pos[p], players.pos[p], -1)
     elif players.hand_n[p] > 0:
         # 2. Movement
         if players.route[p] < 0:

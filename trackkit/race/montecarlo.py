@@ -49,7 +49,9 @@ def batch_generator(seed: int, batch: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, batch])))
 
 
-def run_batch(board: RaceBoard, options: RaceOptions, seed: int, batch: int, races: int) -> BatchResult:
+def run_batch(
+    board: RaceBoard, options: RaceOptions, seed: int, batch: int, races: int
+) -> BatchResult:
     """Play ``races`` races of batch ``batch``."""
     players, deck, tally = new_state(board.board, options)
     content = options.content
@@ -58,8 +60,8 @@ def run_batch(board: RaceBoard, options: RaceOptions, seed: int, batch: int, rac
     def ints(*shape: int) -> np.ndarray:
         return np.zeros(shape, dtype=np.int64)
 
-    out = BatchResult(ints(races), ints(races, n), ints(races, n), ints(races, n),
-                      ints(races, n), ints(races, n), tally.node_time, tally.node_bounce)  # fmt: skip
+    per_player = [ints(races, n) for _ in range(5)]
+    out = BatchResult(ints(races), *per_player, tally.node_time, tally.node_bounce)
     play_batch(
         board.board, players, deck, tally, content.cards, content.characters,
         content.advantages, options.character_indices(), options.advantage_indices(),

@@ -94,7 +94,9 @@ def record_race(track: Track, options: RaceOptions | None = None, *, seed: int =
     content = options.content
     n = options.players
     rounds = np.zeros(1, dtype=np.int64)
-    placing, route, character, advantage, order = (np.zeros((1, n), dtype=np.int64) for _ in range(5))
+    placing, route, character, advantage, order = (
+        np.zeros((1, n), dtype=np.int64) for _ in range(5)
+    )
     play_batch(
         board.board, players, deck, tally, content.cards, content.characters,
         content.advantages, options.character_indices(), options.advantage_indices(),
@@ -137,7 +139,7 @@ def _describe(
     elif action == LOG_ROUTE:
         text = f"{who} takes start path {chr(ord('A') + value)}"
     elif action == LOG_REST:
-        text = f"{who} rests on {a} (curses lifted)"
+        text = f"{who} rests on {a}" + (f", lifting curses worth {value} MP" if value else "")
     elif action == LOG_BOUNCE:
         text = f"{who} cannot stay on the full square {a} and falls back to {b}"
     elif action == LOG_CHALLENGE:
@@ -145,10 +147,10 @@ def _describe(
         played = f"plays {deck[other].name} ({deck[other].number})" if other >= 0 else "has no card"
         stat = (creature.characteristic or "").capitalize()
         outcome = "wins" if value else "loses"
-        text = (
-            f"{who} meets {creature.name} ({stat} {creature.challenge}), {played} and "
-            f"{outcome}: {a} → {b}"
-        )
+        label = creature.name
+        if f"{stat} {creature.challenge}" not in label:
+            label += f" ({stat} {creature.challenge})"
+        text = f"{who} meets {label}, {played} and {outcome}: {a} → {b}"
     elif action == LOG_ARTEFACT:
         text = f"{who} finds {card_name}; it is active"
     elif action == LOG_EVENT:
@@ -161,8 +163,10 @@ def _describe(
     elif action == LOG_STEAL:
         text = f"{who} takes {card_name} from {names[other]}"
     elif action == LOG_USE_ARTEFACT:
-        text = f"{who} uses an artefact against {card_name}" if value == 0 else (
-            f"{who} uses an artefact: {value} more"
+        text = (
+            f"{who} uses an artefact against {card_name}"
+            if value == 0
+            else (f"{who} uses an artefact: {value} more")
         )
     else:  # finish
         text = f"{who} reaches the finish, arriving {value}."

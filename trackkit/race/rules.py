@@ -95,6 +95,16 @@ def challenge_won(total: int, creature: np.ndarray) -> bool:
 
 
 @njit(cache=True, inline="always")
+def rest(curse: np.ndarray) -> int:
+    """Resting removes every curse on the character (p. 6); returns the MP lifted."""
+    lifted = 0
+    for terrain in range(curse.shape[0]):
+        lifted += curse[terrain]
+        curse[terrain] = 0
+    return lifted
+
+
+@njit(cache=True, inline="always")
 def card_number(cards: np.ndarray, card: int) -> int:
     return cards[card, CARD_NUMBER]
 
