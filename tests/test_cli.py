@@ -158,3 +158,50 @@ def test_console_script_is_installed_and_never_prints_a_traceback(tmp_path: Path
     result = subprocess.run([str(exe), "validate", str(bad)], capture_output=True, text=True)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "bad.toml" in result.stderr
+
+
+# --- races -------------------------------------------------------------------------------
+
+
+def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "first-run", "--players", "3", "--races", "400", "--seed", "7",
+        "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0
+    assert data["races"] == 400 and len(data["ci95"]) == 2
+    assert data["ci95"][0] < data["mean_rounds"] < data["ci95"][1]
+    assert sum(data["rounds_histogram"].values()) == 400
+    assert len(data["characters"]) == 8
+
+
+def test_simulate_text_shows_length_and_fairness(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "forest-run", "--races", "300", "--policy", "smart")
+    assert code == 0
+    assert "Race length:" in out and "95% CI" in out and "Start path" in out
+
+
+def test_race_prints_a_replayable_race(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "first-run", "--players", "2", "--seed", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["steps"] and data["rounds"] >= 1
+    code, text, _ = run(capsys, "race", "first-run", "--players", "2", "--seed", "3")
+    assert "Round 1" in text and "Placings:" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "first-run", "--players", "0"],
+        ["simulate", "first-run", "--races", "-5"],
+        ["simulate", "first-run", "--deck", "tarot"],
+        ["simulate", "first-run", "--players", "2", "--characters", "Flamm,Gandalf"],
+        ["simulate", "first-run", "--content", "/nonexistent"],
+    ],
+)
+def test_impossible_race_options_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1

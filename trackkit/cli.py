@@ -261,7 +261,10 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
         advantages=names(getattr(args, "advantages", None)),
         deck=getattr(args, "deck", "finite"),
         encounters=not getattr(args, "no_encounters", False),
-        policy=getattr(args, "policy", "greedy"),
+        policy=getattr(args, "policy", "greedy")
+        if "," not in getattr(args, "policy", "")
+        else "greedy",
+        policies=names(getattr(args, "policy", None)) if "," in getattr(args, "policy", "") else (),
         content=load_content(getattr(args, "content", None)),
     )
 
@@ -456,7 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--players", type=_race_players, default=5, help="1 to 8 (default 5)")
         p.add_argument("--characters", help="comma-separated names or numbers, one per player")
         p.add_argument("--advantages", help="comma-separated names or numbers, one per player")
-        p.add_argument("--policy", choices=["greedy", "smart"], default="greedy")
+        p.add_argument(
+            "--policy", default="greedy",
+            help="greedy or smart, or one per player separated by commas (smart,greedy,...)",
+        )  # fmt: skip
         p.add_argument("--deck", choices=["finite", "infinite"], default="finite")
         p.add_argument("--no-encounters", action="store_true", help="skip encounters")
         p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")

@@ -235,7 +235,7 @@ def _field_name(loc: tuple[Any, ...]) -> str:
 
 
 def _first_validation_problem(error: ValidationError) -> tuple[str, str]:
-    detail = error.errors()[0]
+    detail = sorted(error.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
     problem = detail["msg"]
     if detail["type"] == "extra_forbidden":
         problem = "unknown field (check its spelling against tiles/README.md)"

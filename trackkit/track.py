@@ -138,7 +138,7 @@ def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) 
     try:
         spec = _TrackSpec.model_validate(data)
     except ValidationError as exc:
-        detail = exc.errors()[0]
+        detail = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
         loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
         problem = _HINTS.get(detail["type"], detail["msg"])
         raise TrackFileError(source, loc.lstrip("."), problem) from None

@@ -236,11 +236,14 @@ def _load(path: Path, model: type[BaseModel]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        detail = exc.errors()[0]
+        # a misspelt field shows up as one unknown and one missing: name the misspelling
+        detail = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
         message = detail["msg"].removeprefix("Value error, ")
         if detail["type"] == "extra_forbidden":
             message = "unknown field (check its spelling against the README, 'Game content')"
+        elif detail["type"] == "missing":
+            message = "required field is missing"
         raise TrackkitError(f"{path}: {field.lstrip('.')}: {message}") from None
 
 

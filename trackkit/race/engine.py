@@ -313,14 +313,15 @@ def encounter(
         won = challenge_won(total + bonus, cards[card])
         discard(deck, played)
     before = players.pos[p]
+    after = before
     if won:
-        ahead = before + 1
-        node = board.route_nodes[players.route[p], ahead]
+        node = board.route_nodes[players.route[p], before + 1]
         if can_host(tally.occupancy[node], node == board.finish):
-            place(board, players, tally, p, ahead, rnd)
-    else:
-        send_back(board, players, tally, p, rnd)
-    note(tally, rnd, p, LOG_CHALLENGE, card, 1 if won else 0, before, players.pos[p], played)
+            after = before + 1
+    elif before >= 0:
+        after = fall_back(board, tally, players.route[p], before - 1, -1)
+    note(tally, rnd, p, LOG_CHALLENGE, card, 1 if won else 0, before, after, played)
+    place(board, players, tally, p, after, rnd)
     discard(deck, card)
 
 
@@ -362,17 +363,32 @@ def take_turn(
             effect = cards[event_card, CARD_EFFECT]
             if effect == E_TERRAIN_COST:
                 turn_delta[cards[event_card, CARD_TERRAIN]] += cards[event_card, CARD_PARAM]
-                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, p)
+                note(
+                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                )
             elif effect == E_EXTRA_MP:
                 extra_mp += cards[event_card, CARD_PARAM]
-                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, p)
+                note(
+                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                )
             else:
                 target = leader(p, board, players)
-                note(tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, -1, -1, target)
+                before = players.pos[target]
                 apply_event(
                     event_card, target, board, players, deck, tally, cards, characters,
                     advantages, rnd,
                 )  # fmt: skip
+                note(
+                    tally,
+                    rnd,
+                    p,
+                    LOG_PLAY_EVENT,
+                    event_card,
+                    0,
+                    before,
+                    players.pos[target],
+                    target,
+                )
             discard(deck, event_card)
         else:
             artefact = smart_artefact_to_activate(players.hand[p], players.hand_n[p], cards)

@@ -59,6 +59,7 @@ class Step:
     card: str | None
     square_from: str | None
     square_to: str | None
+    target: int | None = None  # the other player concerned (an event's target, a theft's victim)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -132,6 +133,8 @@ def _describe(
     route = int(routes[player])
     deck = options.content.deck
     card_name = f"{deck[card].name} ({deck[card].number})" if card >= 0 else None
+    if action == LOG_PLAY_EVENT and 0 <= other < len(names):
+        route = int(routes[other])  # the squares are the target's
     a, b = _square(board, route, start), _square(board, route, end)
     kind = ACTIONS[action]
     if action == LOG_MOVE:
@@ -157,7 +160,9 @@ def _describe(
         text = f"{who} draws the event {card_name}: {a} → {b}"
     elif action == LOG_PLAY_EVENT:
         target = names[other] if 0 <= other < len(names) else "nobody"
-        text = f"{who} plays the event {card_name} on {target}"
+        text = f"{who} plays the event {card_name} on {target}" + (
+            f", sending it back from {a} to {b}" if end < start else ""
+        )
     elif action == LOG_ACTIVATE:
         text = f"{who} starts activating {card_name}"
     elif action == LOG_STEAL:
@@ -171,4 +176,5 @@ def _describe(
     else:  # finish
         text = f"{who} reaches the finish, arriving {value}."
         a, b = _square(board, route, end), _square(board, route, end)
-    return Step(rnd, player, who, kind, text, card_name, a, b)
+    target = other if action in (LOG_PLAY_EVENT, LOG_STEAL) and other >= 0 else None
+    return Step(rnd, player, who, kind, text, card_name, a, b, target)

@@ -34,6 +34,7 @@ class RaceOptions:
 
     ``characters`` and ``advantages`` name one per player (names from the content files,
     or their 0-based indices), or are empty to deal them at random every race.
+    ``policies`` gives each player its own policy (one per player), overriding ``policy``.
     """
 
     players: int = 5
@@ -42,6 +43,7 @@ class RaceOptions:
     deck: DeckModel = "finite"
     encounters: bool = True
     policy: str = "greedy"
+    policies: tuple[str, ...] = ()
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -49,9 +51,14 @@ class RaceOptions:
             raise TrackkitError(f"a race has 1 to {MAX_PLAYERS} players, not {self.players}")
         if self.deck not in ("finite", "infinite"):
             raise TrackkitError(f"the deck model is 'finite' or 'infinite', not {self.deck!r}")
-        if self.policy not in POLICIES:
+        for policy in (self.policy, *self.policies):
+            if policy not in POLICIES:
+                raise TrackkitError(
+                    f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}"
+                )
+        if self.policies and len(self.policies) != self.players:
             raise TrackkitError(
-                f"unknown policy {self.policy!r}; choose one of {', '.join(POLICIES)}"
+                f"{len(self.policies)} policies given for {self.players} players; give one each"
             )
         for kind, chosen, names in (
             ("characters", self.characters, self.content.character_names),
@@ -69,6 +76,10 @@ class RaceOptions:
             indices = [_index(kind, item, names) for item in chosen]
             if len(set(indices)) != len(indices):
                 raise TrackkitError(f"each player needs different {kind}; {list(chosen)} repeats")
+
+    def policy_codes(self) -> np.ndarray:
+        chosen = self.policies or (self.policy,) * self.players
+        return np.array([POLICIES[p] for p in chosen], dtype=np.int64)
 
     def character_indices(self) -> np.ndarray:
         names = self.content.character_names
@@ -148,7 +159,6 @@ def new_state(
     """Fresh arrays for ``options.players`` characters (dealt by the engine's ``deal``)."""
     n, cards = options.players, options.content.cards.shape[0]
     nodes = board.node_terrain.shape[0]
-    policy = POLICIES[options.policy]
 
     def ints(*shape: int) -> np.ndarray:
         return np.zeros(shape, dtype=np.int64)
@@ -156,7 +166,7 @@ def new_state(
     players = Players(
         character=ints(n),
         advantage=ints(n),
-        policy=np.full(n, policy, dtype=np.int64),
+        policy=options.policy_codes(),
         route=ints(n),
         pos=ints(n),
         arrival=ints(n),
