@@ -84,7 +84,10 @@ def test_validate_a_broken_file_reports_every_problem(
     ],
 )
 def test_unusable_input_exits_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, *argv)

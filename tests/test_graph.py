@@ -70,7 +70,9 @@ def test_routes_follow_each_start_path(tileset: TileSet) -> None:
     routes = composed.routes()
     assert [r[0] for r in routes] == list(composed.start_squares)
     assert all(r[-1] == composed.finish for r in routes)
-    assert all(composed.route_cost(r) == sum(composed.graph.nodes[s]["cost"] for s in r) for r in routes)
+    assert all(
+        composed.route_cost(r) == sum(composed.graph.nodes[s]["cost"] for s in r) for r in routes
+    )
 
 
 def test_json_lists_squares_with_successors(tileset: TileSet) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
+from trackkit.errors import TrackkitError
 from trackkit.graph import TrackGraph, compose
 from trackkit.presets import PRESET_SLUGS, list_presets, load_preset
-from trackkit.errors import TrackkitError
 from trackkit.tiles import TileSet
 
 # SPEC.md §2: each preset's path order.
@@ -71,7 +73,7 @@ def _figures(tileset: TileSet) -> dict[str, dict[str, float]]:
             "mp_per_square": mp / len(route),
             "woods": terrains.count("woods") / len(route),
             "swamp": terrains.count("swamp") / len(route),
-            "changes": sum(a != b for a, b in zip(terrains, terrains[1:])) / (len(route) - 1),
+            "changes": sum(a != b for a, b in pairwise(terrains)) / (len(route) - 1),
         }
     return figures
 

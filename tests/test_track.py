@@ -45,10 +45,18 @@ def test_unknown_tiles_and_odd_rotations_load_for_the_validator_to_report() -> N
 @pytest.mark.parametrize(
     ("text", "field", "words"),
     [
-        ('name = "x"\n[[placements]]\ntile = "seven"\nx = 0\ny = 0\n', "placements[0].tile", "whole"),
+        (
+            'name = "x"\n[[placements]]\ntile = "seven"\nx = 0\ny = 0\n',
+            "placements[0].tile",
+            "whole",
+        ),
         ('name = "x"\n[[placements]]\ntile = 7\nx = 0\n', "placements[0].y", "missing"),
-        ('name = "x"\n[[placements]]\ntile = 7\nx = 0\ny = 0\nrotaton = 90\n', "placements[0].rotaton", "unknown field"),
-        ('[[placements]]\ntile = 7\nx = 0\ny = 0\n', "name", "missing"),
+        (
+            'name = "x"\n[[placements]]\ntile = 7\nx = 0\ny = 0\nrotaton = 90\n',
+            "placements[0].rotaton",
+            "unknown field",
+        ),
+        ("[[placements]]\ntile = 7\nx = 0\ny = 0\n", "name", "missing"),
         ('name = "x"\n[[placements]]\ntile = true\nx = 0\ny = 0\n', "placements[0].tile", "whole"),
         ('name = "x"\nplacements = 3\n', "placements", "list"),
     ],

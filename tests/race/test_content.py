@@ -52,13 +52,17 @@ def content_folder(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("file", "old", "new", "words"),
     [
-        ("deck.toml", 'numbers = [3, 6]', 'numbers = [3, 9]', "numbers run 1 to 8"),
+        ("deck.toml", "numbers = [3, 6]", "numbers = [3, 9]", "numbers run 1 to 8"),
         ("deck.toml", 'effect = "ward"', 'effect = "teleport"', "unknown effect"),
-        ("deck.toml", 'characteristic = "strength"\nchallenge = 9',
-         'characteristic = "strength"', "challenge"),
+        (
+            "deck.toml",
+            'characteristic = "strength"\nchallenge = 9',
+            'characteristic = "strength"',
+            "challenge",
+        ),
         ("characters.toml", 'ability = "fluttering"', 'ability = "flying"', "unknown effect"),
         ("characters.toml", "strength = 5", "strenght = 5", "unknown field"),
-        ("advantages.toml", 'terrain = "hills"\ndelta = -1', 'delta = -1', "terrain"),
+        ("advantages.toml", 'terrain = "hills"\ndelta = -1', "delta = -1", "terrain"),
         ("deck.toml", 'name = "Wind"', 'name = "Wind', "not valid TOML"),
     ],
 )
@@ -83,5 +87,9 @@ def test_a_missing_file_says_what_a_content_folder_holds(content_folder: Path) -
 
 def test_a_users_own_deck_changes_the_numbers(content_folder: Path) -> None:
     path = content_folder / "deck.toml"
-    path.write_text(path.read_text().replace("numbers = [1, 2, 3, 4, 5, 6, 7]", "numbers = [8, 8, 8, 8, 8, 8, 8]"))
+    path.write_text(
+        path.read_text().replace(
+            "numbers = [1, 2, 3, 4, 5, 6, 7]", "numbers = [8, 8, 8, 8, 8, 8, 8]"
+        )
+    )
     assert load_content(content_folder).deck_numbers()[8] > load_content().deck_numbers()[8]

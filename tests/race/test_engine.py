@@ -149,7 +149,9 @@ def test_smart_players_rest_to_lift_curses() -> None:
 
 
 def test_no_encounters_means_none() -> None:
-    record = record_race(load_preset("forest-run"), RaceOptions(players=4, encounters=False), seed=3)
+    record = record_race(
+        load_preset("forest-run"), RaceOptions(players=4, encounters=False), seed=3
+    )
     assert not {"challenge", "event", "artefact"} & {s.action for s in record.steps}
 
 
