@@ -168,9 +168,17 @@ def test_console_script_is_installed_and_never_prints_a_traceback(tmp_path: Path
 
 def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "simulate", "first-run", "--players", "3", "--races", "400", "--seed", "7",
+        capsys,
+        "simulate",
+        "first-run",
+        "--players",
+        "3",
+        "--races",
+        "400",
+        "--seed",
+        "7",
         "--json",
-    )  # fmt: skip
+    )
     data = json.loads(out)
     assert code == 0
     assert data["races"] == 400 and len(data["ci95"]) == 2

@@ -295,9 +295,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar, update = _progress(args, args.races)
     try:
         result = simulate(
-            track, options, races=args.races, seed=args.seed, workers=args.workers,
+            track,
+            options,
+            races=args.races,
+            seed=args.seed,
+            workers=args.workers,
             progress=update,
-        )  # fmt: skip
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -349,9 +353,12 @@ def cmd_race(args: argparse.Namespace) -> int:
             current = step.round
             lines.append(f"Round {current}")
         lines.append(f"  {step.text}")
-    lines.append("Placings: " + ", ".join(
-        f"{p}. {who}" for p, who in sorted(zip(record.placings, record.characters, strict=True))
-    ))  # fmt: skip
+    lines.append(
+        "Placings: "
+        + ", ".join(
+            f"{p}. {who}" for p, who in sorted(zip(record.placings, record.characters, strict=True))
+        )
+    )
     _emit(args, record.to_json(), "\n".join(lines))
     return EXIT_OK
 
@@ -460,9 +467,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--characters", help="comma-separated names or numbers, one per player")
         p.add_argument("--advantages", help="comma-separated names or numbers, one per player")
         p.add_argument(
-            "--policy", default="greedy",
+            "--policy",
+            default="greedy",
             help="greedy or smart, or one per player separated by commas (smart,greedy,...)",
-        )  # fmt: skip
+        )
         p.add_argument("--deck", choices=["finite", "infinite"], default="finite")
         p.add_argument("--no-encounters", action="store_true", help="skip encounters")
         p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")

@@ -29,8 +29,9 @@ def straight_board(squares: str) -> Board:
     )
 
 
-def character(strength: int = 5, ability: Effect = Effect.STEADY, terrain: int = -1,
-              param: int = 0) -> np.ndarray:  # fmt: skip
+def character(
+    strength: int = 5, ability: Effect = Effect.STEADY, terrain: int = -1, param: int = 0
+) -> np.ndarray:
     """A character row: Strength, Agility, Sympathy, Magic, ability, its terrain, its value.
 
     The default ability (steady) does not touch movement or challenges.

@@ -25,8 +25,16 @@ def test_the_bundled_deck_has_90_cards_numbered_1_to_8() -> None:
 def test_the_rulebooks_cards_characters_and_advantages_are_there() -> None:
     content = load_content()
     names = {card.name for card in content.deck}
-    for name in ("Salamander of Mount Ohrk", "Horrgrup the Evil", "Hill Guide", "Wind",
-                 "Thorny Roots", "Mushroom Curse", "Dragon Sneeze", "Scales of Ftoll"):  # fmt: skip
+    for name in (
+        "Salamander of Mount Ohrk",
+        "Horrgrup the Evil",
+        "Hill Guide",
+        "Wind",
+        "Thorny Roots",
+        "Mushroom Curse",
+        "Dragon Sneeze",
+        "Scales of Ftoll",
+    ):
         assert name in names
     salamander = next(c for c in content.deck if c.name == "Salamander of Mount Ohrk")
     assert (salamander.characteristic, salamander.challenge) == ("strength", 9)

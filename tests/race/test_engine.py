@@ -48,10 +48,24 @@ def test_another_process_gives_the_same_numbers() -> None:
     track = load_preset("first-run")
     here = simulate(track, RaceOptions(players=3), races=700, seed=9)
     out = subprocess.run(
-        [sys.executable, "-m", "trackkit.cli", "simulate", "first-run", "--players", "3",
-         "--races", "700", "--seed", "9", "--json"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "trackkit.cli",
+            "simulate",
+            "first-run",
+            "--players",
+            "3",
+            "--races",
+            "700",
+            "--seed",
+            "9",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     there = json.loads(out)
     assert there["mean_rounds"] == here.mean_rounds
     assert there["rounds_histogram"] == {str(k): v for k, v in here.histogram().items()}
@@ -68,8 +82,9 @@ def test_compiled_and_plain_python_play_the_same_race() -> None:
         "RaceOptions(players=4, policy='smart'), seed=4).to_json()))"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert json.loads(out) == compiled
 
 

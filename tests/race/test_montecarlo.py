@@ -81,8 +81,9 @@ def test_first_run_is_shorter_than_king_of_toads() -> None:
 
 def test_a_smart_player_beats_greedy_ones() -> None:
     seats = ("smart",) + ("greedy",) * 5
-    mixed = simulate(load_preset("king-of-toads"), RaceOptions(players=6, policies=seats),
-                     races=4000, seed=4)  # fmt: skip
+    mixed = simulate(
+        load_preset("king-of-toads"), RaceOptions(players=6, policies=seats), races=4000, seed=4
+    )
     plain = simulate(load_preset("king-of-toads"), RaceOptions(players=6), races=4000, seed=4)
     smart_wins = (mixed.placing[:, 0] == 1).mean()
     seat_wins = (plain.placing[:, 0] == 1).mean()

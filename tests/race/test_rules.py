@@ -20,8 +20,13 @@ from trackkit.race.rules import (
 NO_CURSE = np.zeros(4, dtype=np.int64)
 
 
-def _move(squares: str, mp: int, occupied: dict[int, int] | None = None,
-          mover: np.ndarray | None = None, others: np.ndarray | None = None) -> int:  # fmt: skip
+def _move(
+    squares: str,
+    mp: int,
+    occupied: dict[int, int] | None = None,
+    mover: np.ndarray | None = None,
+    others: np.ndarray | None = None,
+) -> int:
     """How far a character standing on the first square gets with ``mp`` MP."""
     board = straight_board(squares)
     count = 1 + sum((occupied or {}).values())

@@ -60,11 +60,20 @@ _EFFECT_NAMES = {e.name.lower().replace("_", "-"): e for e in Effect if e is not
 CARD_EFFECTS = {"terrain-cost", "extra-mp", "back-if-terrain", "back", "curse", "discard"}
 ARTEFACT_EFFECTS = {"mp-bonus", "challenge-bonus", "ward"}
 ABILITY_EFFECTS = {
-    "fluttering", "toll", "cleptomania", "terrain-cost", "challenge-bonus", "steady",
-}  # fmt: skip
+    "fluttering",
+    "toll",
+    "cleptomania",
+    "terrain-cost",
+    "challenge-bonus",
+    "steady",
+}
 ADVANTAGE_EFFECTS = {
-    "terrain-cost", "challenge-bonus", "steal-artefact", "draw-two-keep-one", "steady",
-}  # fmt: skip
+    "terrain-cost",
+    "challenge-bonus",
+    "steal-artefact",
+    "draw-two-keep-one",
+    "steady",
+}
 
 _STRICT = ConfigDict(extra="forbid")
 TerrainName = Literal["plain", "woods", "hills", "swamp"]
@@ -272,9 +281,16 @@ def _load_folder(folder: Path) -> Content:
     for spec in deck.cards:
         for number in spec.numbers:
             cards.append(
-                Card(spec.name, spec.type, number, spec.characteristic, spec.challenge,
-                     spec.effect, spec.arrow)
-            )  # fmt: skip
+                Card(
+                    spec.name,
+                    spec.type,
+                    number,
+                    spec.characteristic,
+                    spec.challenge,
+                    spec.effect,
+                    spec.arrow,
+                )
+            )
             rows.append(
                 [
                     number,
@@ -290,10 +306,17 @@ def _load_folder(folder: Path) -> Content:
     if len(rows) < 20:
         raise TrackkitError(f"{folder / 'deck.toml'}: {len(rows)} cards are too few for a race")
     character_rows = [
-        [c.strength, c.agility, c.sympathy, c.magic, _EFFECT_NAMES[c.ability],
-         _terrain_index(c.terrain), _parameter(c)]
+        [
+            c.strength,
+            c.agility,
+            c.sympathy,
+            c.magic,
+            _EFFECT_NAMES[c.ability],
+            _terrain_index(c.terrain),
+            _parameter(c),
+        ]
         for c in characters.characters
-    ]  # fmt: skip
+    ]
     advantage_rows = [
         [_EFFECT_NAMES[a.effect], _terrain_index(a.terrain), _parameter(a)]
         for a in advantages.advantages

@@ -293,9 +293,14 @@ def encounter(
     advantage = advantages[players.advantage[p]]
     bonus = 0
     choice = choose_challenge_card(
-        players.policy[p], players.hand[p], players.hand_n[p], cards, character, advantage,
+        players.policy[p],
+        players.hand[p],
+        players.hand_n[p],
+        cards,
+        character,
+        advantage,
         cards[card],
-    )  # fmt: skip
+    )
     if players.policy[p] != GREEDY:
         bonus_index = find_artefact(players, cards, p, E_CHALLENGE_BONUS)
         if bonus_index >= 0 and choice >= 0:
@@ -375,9 +380,17 @@ def take_turn(
                 target = leader(p, board, players)
                 before = players.pos[target]
                 apply_event(
-                    event_card, target, board, players, deck, tally, cards, characters,
-                    advantages, rnd,
-                )  # fmt: skip
+                    event_card,
+                    target,
+                    board,
+                    players,
+                    deck,
+                    tally,
+                    cards,
+                    characters,
+                    advantages,
+                    rnd,
+                )
                 note(
                     tally,
                     rnd,
@@ -517,9 +530,18 @@ def play_race(
             players.order_pos[p] = k
             if players.arrival[p] == 0:
                 take_turn(
-                    p, board, players, deck, tally, cards, characters, advantages, encounters,
-                    rng, rnd,
-                )  # fmt: skip
+                    p,
+                    board,
+                    players,
+                    deck,
+                    tally,
+                    cards,
+                    characters,
+                    advantages,
+                    encounters,
+                    rng,
+                    rnd,
+                )
         for p in range(n):
             if players.arrival[p] > 0:
                 return rnd
@@ -602,9 +624,16 @@ def play_batch(
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
     for r in range(rounds.shape[0]):
         deal(
-            players, deck, tally, cards, characters, fixed_characters, fixed_advantages,
-            advantages.shape[0], rng,
-        )  # fmt: skip
+            players,
+            deck,
+            tally,
+            cards,
+            characters,
+            fixed_characters,
+            fixed_advantages,
+            advantages.shape[0],
+            rng,
+        )
         rounds[r] = play_race(
             board, players, deck, tally, cards, characters, advantages, encounters, rng
         )

@@ -63,11 +63,24 @@ def run_batch(
     per_player = [ints(races, n) for _ in range(5)]
     out = BatchResult(ints(races), *per_player, tally.node_time, tally.node_bounce)
     play_batch(
-        board.board, players, deck, tally, content.cards, content.characters,
-        content.advantages, options.character_indices(), options.advantage_indices(),
-        options.encounters, batch_generator(seed, batch), out.rounds, out.placing, out.route,
-        out.character, out.advantage, out.order_pos,
-    )  # fmt: skip
+        board.board,
+        players,
+        deck,
+        tally,
+        content.cards,
+        content.characters,
+        content.advantages,
+        options.character_indices(),
+        options.advantage_indices(),
+        options.encounters,
+        batch_generator(seed, batch),
+        out.rounds,
+        out.placing,
+        out.route,
+        out.character,
+        out.advantage,
+        out.order_pos,
+    )
     return out
 
 

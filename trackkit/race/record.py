@@ -99,11 +99,24 @@ def record_race(track: Track, options: RaceOptions | None = None, *, seed: int =
         np.zeros((1, n), dtype=np.int64) for _ in range(5)
     )
     play_batch(
-        board.board, players, deck, tally, content.cards, content.characters,
-        content.advantages, options.character_indices(), options.advantage_indices(),
-        options.encounters, batch_generator(seed, 0), rounds, placing, route, character,
-        advantage, order,
-    )  # fmt: skip
+        board.board,
+        players,
+        deck,
+        tally,
+        content.cards,
+        content.characters,
+        content.advantages,
+        options.character_indices(),
+        options.advantage_indices(),
+        options.encounters,
+        batch_generator(seed, 0),
+        rounds,
+        placing,
+        route,
+        character,
+        advantage,
+        order,
+    )
     names = [content.character_names[c] for c in character[0]]
     steps = tuple(
         _describe(row, board, options, names, route[0]) for row in tally.log[: tally.log_n[0]]

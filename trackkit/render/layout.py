@@ -1,0 +1,137 @@
+"""What a drawn track shows, as plain data: the same scene feeds the SVG and the Plotly figure.
+
+Coordinates are in square units on the table: a tile at table cell (x, y) covers
+``[x * grid, (x + 1) * grid]`` horizontally, rows growing downwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trackkit.geometry import Side
+from trackkit.graph import compose
+from trackkit.tiles import TileSet
+from trackkit.track import Track
+
+TERRAIN_COLOURS = {
+    "plain": "#b7dd8a",
+    "woods": "#3f7d3a",
+    "hills": "#c79a5b",
+    "swamp": "#5f8f94",
+}
+TEXT_ON_TERRAIN = {"plain": "#1d2b12", "woods": "#ffffff", "hills": "#2b1c08", "swamp": "#ffffff"}
+
+
+@dataclass(frozen=True)
+class TileBox:
+    number: int
+    cell: tuple[int, int]  # table cell
+    left: float
+    top: float
+    size: float
+    rotation: int
+    up: Side  # where the tile's printed legend points (its canonical north)
+    index: int  # placing order, 0 first
+
+
+@dataclass(frozen=True)
+class SquareBox:
+    id: str
+    tile: int
+    terrain: str
+    cost: int
+    centre: tuple[float, float]
+    colour: str
+    text_colour: str
+
+
+@dataclass(frozen=True)
+class JunctionMark:
+    tile: int
+    side: Side
+    at: tuple[float, float]  # on the tile's edge, middle of the side
+
+
+@dataclass(frozen=True)
+class Scene:
+    title: str
+    grid: int
+    tiles: tuple[TileBox, ...]
+    squares: tuple[SquareBox, ...]
+    links: tuple[tuple[tuple[float, float], tuple[float, float]], ...]
+    junctions: tuple[JunctionMark, ...]
+    starts: tuple[tuple[str, tuple[float, float]], ...]  # label, centre
+    finish: tuple[float, float] | None
+    bounds: tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
+    """The scene of ``track``; unusable placements (unknown tile, bad rotation) are left out."""
+    tileset = tileset if tileset is not None else track.load_tiles()
+    composed = compose(track, tileset)
+    grid = tileset.grid
+    graph = composed.graph
+
+    def centre(node: str) -> tuple[float, float]:
+        column, row = graph.nodes[node]["cell"]
+        return (column + 0.5, row + 0.5)
+
+    tiles, junctions = [], []
+    for item in composed.placed:
+        p = item.placement
+        tiles.append(
+            TileBox(
+                item.tile.number,
+                p.cell,
+                p.x * grid,
+                p.y * grid,
+                grid,
+                p.rotation,
+                Side.N.rotated(p.rotation),
+                item.index,
+            )
+        )
+        for junction in item.tile.junctions:
+            side = junction.side.rotated(p.rotation)
+            column, row = item.tile.cell(junction.square, p.rotation)
+            x, y = p.x * grid + column + 0.5, p.y * grid + row + 0.5
+            dx, dy = side.offset
+            junctions.append(JunctionMark(item.tile.number, side, (x + dx * 0.5, y + dy * 0.5)))
+    squares = tuple(
+        SquareBox(
+            node,
+            data["tile"],
+            data["terrain"],
+            data["cost"],
+            centre(node),
+            TERRAIN_COLOURS[data["terrain"]],
+            TEXT_ON_TERRAIN[data["terrain"]],
+        )
+        for node, data in graph.nodes(data=True)
+    )
+    links = tuple((centre(a), centre(b)) for a, b in graph.edges)
+    starts = tuple(
+        (chr(ord("A") + i), centre(node))
+        for i, node in enumerate(composed.start_squares)
+        if node in graph
+    )
+    finish = centre(composed.finish) if composed.finish in graph else None
+    if tiles:
+        left = min(t.left for t in tiles)
+        top = min(t.top for t in tiles)
+        right = max(t.left + t.size for t in tiles)
+        bottom = max(t.top + t.size for t in tiles)
+    else:
+        left = top = 0.0
+        right = bottom = float(grid)
+    return Scene(
+        track.name,
+        grid,
+        tuple(tiles),
+        squares,
+        links,
+        tuple(junctions),
+        starts,
+        finish,
+        (left, top, right, bottom),
+    )

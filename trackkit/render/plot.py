@@ -1,0 +1,212 @@
+"""The track as a Plotly figure (the app draws with it; ``render -o FILE.html`` saves it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import plotly.graph_objects as go
+
+from trackkit.render.layout import TERRAIN_COLOURS, Scene
+from trackkit.terrain import Terrain
+
+ARROW = {"N": "▲", "E": "▶", "S": "▼", "W": "◀"}
+
+
+def scene_figure(
+    scene: Scene,
+    *,
+    highlight_cells: Iterable[tuple[int, int]] = (),
+    clickable_cells: Iterable[tuple[int, int]] = (),
+    heat: dict[str, float] | None = None,
+) -> go.Figure:
+    """A figure of ``scene``.
+
+    ``highlight_cells`` (table cells) are outlined as places the next tile may go;
+    ``clickable_cells`` get an invisible marker carrying ``customdata = [x, y]`` so an app
+    can tell which table cell was clicked. ``heat`` (square id → value) recolours the
+    squares as a heat map, e.g. turns spent on each square.
+    """
+    grid = scene.grid
+    figure = go.Figure()
+    shapes = []
+    for tile in scene.tiles:
+        shapes.append(
+            dict(
+                type="rect",
+                x0=tile.left + 0.05,
+                y0=tile.top + 0.05,
+                x1=tile.left + tile.size - 0.05,
+                y1=tile.top + tile.size - 0.05,
+                fillcolor="#e2d6b8",
+                line=dict(color="#7a6a4f", width=2),
+                layer="below",
+            )
+        )
+    for x, y in highlight_cells:
+        shapes.append(
+            dict(
+                type="rect",
+                x0=x * grid + 0.1,
+                y0=y * grid + 0.1,
+                x1=(x + 1) * grid - 0.1,
+                y1=(y + 1) * grid - 0.1,
+                fillcolor="rgba(46, 204, 113, 0.18)",
+                line=dict(color="#27ae60", width=3, dash="dash"),
+                layer="below",
+            )
+        )
+    top_heat = max(heat.values()) if heat else 0
+    for square in scene.squares:
+        cx, cy = square.centre
+        colour = square.colour
+        if heat is not None:
+            level = heat.get(square.id, 0) / top_heat if top_heat else 0
+            colour = f"rgba(192, 57, 43, {0.08 + 0.9 * level:.3f})"
+        shapes.append(
+            dict(
+                type="rect",
+                x0=cx - 0.42,
+                y0=cy - 0.42,
+                x1=cx + 0.42,
+                y1=cy + 0.42,
+                fillcolor=colour,
+                line=dict(color="#33261a", width=1),
+            )
+        )
+    annotations = []
+    for (ax, ay), (bx, by) in scene.links:
+        annotations.append(
+            dict(
+                x=ax + (bx - ax) * 0.62,
+                y=ay + (by - ay) * 0.62,
+                ax=ax + (bx - ax) * 0.3,
+                ay=ay + (by - ay) * 0.3,
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                text="",
+                showarrow=True,
+                arrowhead=2,
+                arrowsize=1,
+                arrowwidth=1.5,
+                arrowcolor="#33261a",
+            )
+        )
+    for tile in scene.tiles:
+        annotations.append(
+            dict(
+                x=tile.left + 0.55,
+                y=tile.top + 0.55,
+                xref="x",
+                yref="y",
+                text=f"<b>{tile.number}</b> {ARROW[tile.up.value]}",
+                showarrow=False,
+                font=dict(size=14, color="white"),
+                bgcolor="#33261a",
+                borderpad=2,
+            )
+        )
+    for label, (sx, sy) in scene.starts:
+        annotations.append(
+            dict(
+                x=sx,
+                y=sy + 0.62,
+                text=f"<b>{label}</b>",
+                showarrow=False,
+                font=dict(size=11, color="white"),
+                bgcolor="#2c3e50",
+            )
+        )
+    if scene.finish is not None:
+        fx, fy = scene.finish
+        annotations.append(
+            dict(
+                x=fx,
+                y=fy - 0.7,
+                text="<b>FINISH</b>",
+                showarrow=False,
+                font=dict(size=11, color="#c0392b"),
+            )
+        )
+        shapes.append(
+            dict(
+                type="rect",
+                x0=fx - 0.48,
+                y0=fy - 0.48,
+                x1=fx + 0.48,
+                y1=fy + 0.48,
+                line=dict(color="#c0392b", width=4),
+            )
+        )
+    figure.add_trace(
+        go.Scatter(
+            x=[s.centre[0] for s in scene.squares],
+            y=[s.centre[1] for s in scene.squares],
+            mode="text",
+            text=[str(s.cost) for s in scene.squares],
+            textfont=dict(
+                color=[s.text_colour if heat is None else "#1d1d1d" for s in scene.squares], size=13
+            ),
+            hovertext=[
+                f"tile {s.tile}, square {s.id.split(':')[1]}: {s.terrain}, {s.cost} MP"
+                + (f"<br>{heat.get(s.id, 0):.2f}" if heat is not None else "")
+                for s in scene.squares
+            ],
+            hoverinfo="text",
+            name="squares",
+            showlegend=False,
+        )
+    )
+    for mark in scene.junctions:
+        annotations.append(
+            dict(
+                x=mark.at[0],
+                y=mark.at[1],
+                text="◆",
+                showarrow=False,
+                font=dict(size=12, color="#f1c40f"),
+            )
+        )
+    cells = list(clickable_cells)
+    if cells:
+        figure.add_trace(
+            go.Scatter(
+                x=[(x + 0.5) * grid for x, _ in cells],
+                y=[(y + 0.5) * grid for _, y in cells],
+                customdata=[[x, y] for x, y in cells],
+                mode="markers",
+                marker=dict(size=28, color="rgba(39, 174, 96, 0.05)", symbol="square"),
+                hovertext=[f"table cell ({x}, {y})" for x, y in cells],
+                hoverinfo="text",
+                name="cells",
+                showlegend=False,
+            )
+        )
+    for terrain, colour in TERRAIN_COLOURS.items():
+        figure.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                marker=dict(size=12, color=colour, symbol="square"),
+                name=f"{terrain} ({Terrain(terrain).cost} MP)",
+            )
+        )
+    left, top, right, bottom = scene.bounds
+    for x, y in cells:
+        left, right = min(left, x * grid), max(right, (x + 1) * grid)
+        top, bottom = min(top, y * grid), max(bottom, (y + 1) * grid)
+    figure.update_layout(
+        title=scene.title,
+        shapes=shapes,
+        annotations=annotations,
+        plot_bgcolor="#f4efe1",
+        paper_bgcolor="#f4efe1",
+        margin=dict(l=10, r=10, t=40, b=10),
+        legend=dict(orientation="h", yanchor="top", y=-0.02),
+        xaxis=dict(visible=False, range=[left - 0.5, right + 0.5]),
+        yaxis=dict(visible=False, range=[bottom + 0.5, top - 0.5], scaleanchor="x"),
+        dragmode=False,
+    )
+    return figure

@@ -1,0 +1,207 @@
+"""The track as an SVG picture, drawn from a :class:`~trackkit.render.layout.Scene`."""
+
+from __future__ import annotations
+
+import drawsvg as draw
+
+from trackkit.geometry import Side
+from trackkit.render.layout import TERRAIN_COLOURS, Scene
+from trackkit.terrain import Terrain
+
+UNIT = 36  # pixels per square
+MARGIN = 1.2  # squares around the track
+HEADER = 1.6  # squares for the title
+LEGEND = 1.6  # squares for the terrain legend
+ROTATE = {Side.N: 0, Side.E: 90, Side.S: 180, Side.W: 270}
+
+
+def scene_to_svg(scene: Scene) -> str:
+    """An SVG document showing the tiles, squares with terrain and MP, junctions, the path,
+    the tile numbers and orientation, the start paths and the finish."""
+    left, top, right, bottom = scene.bounds
+    width = (right - left + 2 * MARGIN) * UNIT
+    height = (bottom - top + 2 * MARGIN + HEADER + LEGEND) * UNIT
+    drawing = draw.Drawing(width, height, origin=(0, 0), font_family="sans-serif")
+    drawing.append(draw.Rectangle(0, 0, width, height, fill="#f4efe1"))
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return ((x - left + MARGIN) * UNIT, (y - top + MARGIN + HEADER) * UNIT)
+
+    drawing.append(
+        draw.Text(
+            scene.title, 0.7 * UNIT, MARGIN * UNIT, 1.1 * UNIT, font_weight="bold", fill="#33261a"
+        )
+    )
+
+    for tile in scene.tiles:
+        x, y = px(tile.left, tile.top)
+        drawing.append(
+            draw.Rectangle(
+                x + 2,
+                y + 2,
+                tile.size * UNIT - 4,
+                tile.size * UNIT - 4,
+                rx=8,
+                fill="#e2d6b8",
+                stroke="#7a6a4f",
+                stroke_width=2,
+            )
+        )
+        # the printed legend: tile number and an arrow to the tile's own north
+        lx, ly = x + 0.55 * UNIT, y + 0.55 * UNIT
+        drawing.append(draw.Circle(lx, ly, 0.42 * UNIT, fill="#33261a"))
+        drawing.append(
+            draw.Text(
+                str(tile.number),
+                0.45 * UNIT,
+                lx,
+                ly + 1,
+                fill="white",
+                text_anchor="middle",
+                dominant_baseline="central",
+                font_weight="bold",
+            )
+        )
+        arrow = draw.Group(transform=f"rotate({ROTATE[tile.up]}, {lx}, {ly})")
+        arrow.append(
+            draw.Lines(
+                lx,
+                ly - 0.62 * UNIT,
+                lx - 0.14 * UNIT,
+                ly - 0.42 * UNIT,
+                lx + 0.14 * UNIT,
+                ly - 0.42 * UNIT,
+                close=True,
+                fill="#c0392b",
+            )
+        )
+        drawing.append(arrow)
+
+    for (ax, ay), (bx, by) in scene.links:
+        (x1, y1), (x2, y2) = px(ax, ay), px(bx, by)
+        drawing.append(draw.Line(x1, y1, x2, y2, stroke="#33261a", stroke_width=1.5))
+    for square in scene.squares:
+        cx, cy = px(*square.centre)
+        half = 0.4 * UNIT
+        drawing.append(
+            draw.Rectangle(
+                cx - half,
+                cy - half,
+                2 * half,
+                2 * half,
+                rx=5,
+                fill=square.colour,
+                stroke="#33261a",
+                stroke_width=1.2,
+            )
+        )
+        drawing.append(
+            draw.Text(
+                str(square.cost),
+                0.42 * UNIT,
+                cx,
+                cy + 1,
+                fill=square.text_colour,
+                text_anchor="middle",
+                dominant_baseline="central",
+                font_weight="bold",
+            )
+        )
+
+    marker = draw.Marker(-0.1, -0.51, 0.9, 0.5, scale=2.2, orient="auto")
+    marker.append(draw.Lines(-0.1, 0.5, -0.1, -0.5, 0.9, 0, fill="#33261a", close=True))
+    for (ax, ay), (bx, by) in scene.links:
+        (x1, y1), (x2, y2) = px(ax, ay), px(bx, by)
+        # in the gap between the two squares, pointing the way the race goes
+        drawing.append(
+            draw.Line(
+                x1 + (x2 - x1) * 0.4,
+                y1 + (y2 - y1) * 0.4,
+                x1 + (x2 - x1) * 0.52,
+                y1 + (y2 - y1) * 0.52,
+                stroke="#33261a",
+                stroke_width=2.5,
+                marker_end=marker,
+            )
+        )
+
+    for mark in scene.junctions:
+        jx, jy = px(*mark.at)
+        group = draw.Group(transform=f"rotate({ROTATE[mark.side]}, {jx}, {jy})")
+        group.append(
+            draw.Lines(
+                jx - 0.22 * UNIT,
+                jy + 0.02 * UNIT,
+                jx + 0.22 * UNIT,
+                jy + 0.02 * UNIT,
+                jx,
+                jy - 0.2 * UNIT,
+                close=True,
+                fill="#f1c40f",
+                stroke="#33261a",
+                stroke_width=1,
+            )
+        )
+        drawing.append(group)
+
+    for label, (sx, sy) in scene.starts:
+        cx, cy = px(sx, sy + 0.62)
+        drawing.append(draw.Circle(cx, cy, 0.24 * UNIT, fill="#2c3e50"))
+        drawing.append(
+            draw.Text(
+                label,
+                0.3 * UNIT,
+                cx,
+                cy + 1,
+                fill="white",
+                text_anchor="middle",
+                dominant_baseline="central",
+                font_weight="bold",
+            )
+        )
+    if scene.finish is not None:
+        fx, fy = px(*scene.finish)
+        drawing.append(
+            draw.Rectangle(
+                fx - 0.46 * UNIT,
+                fy - 0.46 * UNIT,
+                0.92 * UNIT,
+                0.92 * UNIT,
+                rx=6,
+                fill="none",
+                stroke="#c0392b",
+                stroke_width=4,
+            )
+        )
+        drawing.append(
+            draw.Text(
+                "FINISH",
+                0.28 * UNIT,
+                fx,
+                fy - 0.62 * UNIT,
+                fill="#c0392b",
+                text_anchor="middle",
+                font_weight="bold",
+            )
+        )
+
+    ly = height - LEGEND * UNIT * 0.75
+    x = MARGIN * UNIT
+    for terrain, colour in TERRAIN_COLOURS.items():
+        drawing.append(
+            draw.Rectangle(
+                x, ly - 0.3 * UNIT, 0.6 * UNIT, 0.6 * UNIT, rx=4, fill=colour, stroke="#33261a"
+            )
+        )
+        drawing.append(
+            draw.Text(
+                f"{terrain} {Terrain(terrain).cost} MP",
+                0.36 * UNIT,
+                x + 0.8 * UNIT,
+                ly,
+                dominant_baseline="central",
+                fill="#33261a",
+            )
+        )
+        x += 3.4 * UNIT
+    return drawing.as_svg()
