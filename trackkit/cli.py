@@ -363,6 +363,70 @@ def cmd_race(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_exact(args: argparse.Namespace) -> int:
+    from trackkit.race.content import load_content
+    from trackkit.race.exact import exact_solo
+
+    track = resolve_track(args.track, args.tileset)
+    result = exact_solo(
+        track,
+        character=_one_name(args.character),
+        advantage=_one_name(args.advantage),
+        encounters=not args.no_encounters,
+        content=load_content(args.content),
+    )
+    text = (
+        f"{track.name}: a solo race lasts {result.expected_rounds:.4f} rounds on average "
+        f"(exact; character {result.character}, advantage {result.advantage}, encounters "
+        f"{'on' if result.encounters else 'off'})\n"
+        f"Markov chain: {result.states:,} states; covers {result.covers}"
+    )
+    _emit(args, result.to_json(), text)
+    return EXIT_OK
+
+
+def _one_name(text: str | None) -> str | int | None:
+    if text is None:
+        return None
+    return int(text) if text.isdigit() else text
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from trackkit.race.compare import compare_tracks
+
+    tracks = {slug: load_preset(slug) for slug in PRESET_SLUGS}
+    for extra in args.track or []:
+        track = resolve_track(extra, args.tileset)
+        tracks[extra] = track
+    options = _race_options(args)
+    bar, update = _progress(args, len(tracks))
+    try:
+        rows = compare_tracks(tracks, options, races=args.races, seed=args.seed, progress=update)
+    finally:
+        if bar is not None:
+            bar.close()
+    lines = [
+        f"{len(rows)} tracks, {options.players} players, {args.races:,} races each, seed "
+        f"{args.seed}; ranked from the longest race",
+        f"{'#':>2} {'track':<32} {'exact solo':>10} {'simulated (95% CI)':>24} {'MP/sq':>6}  "
+        "plain woods hills swamp",
+    ]
+    for row in rows:
+        mix = " ".join(
+            f"{100 * row.terrain_mix[t]:4.0f}%" for t in ("plain", "woods", "hills", "swamp")
+        )
+        lines.append(
+            f"{row.rank:>2} {row.name[:32]:<32} {row.exact_solo_rounds:>10.2f} "
+            f"{row.mean_rounds:>8.2f} ({row.ci95[0]:.2f}-{row.ci95[1]:.2f})  "
+            f"{row.mp_per_square:>6.2f}  {mix}"
+        )
+    lines.append(
+        "exact solo: one character dealt at random, infinite deck, greedy (trackkit exact)"
+    )
+    _emit(args, [row.to_json() for row in rows], "\n".join(lines))
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from trackkit.race.bench import run_bench
 
@@ -484,6 +548,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("race", cmd_race, "play one race and print it turn by turn")
     track_argument(p)
     race_arguments(p)
+    p = command("exact", cmd_exact, "the exact expected length of a solo race")
+    track_argument(p)
+    p.add_argument("--character", help="name or number (default: dealt at random)")
+    p.add_argument("--advantage", help="name or number (default: dealt at random)")
+    p.add_argument("--no-encounters", action="store_true")
+    p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
+    p = command("compare", cmd_compare, "the six presets (and your tracks) side by side")
+    p.add_argument("track", nargs="*", help="track files to compare with the presets")
+    p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
+    race_arguments(p)
+    p.add_argument("--races", type=_positive, default=10_000)
     p = command("bench", cmd_bench, "the standard speed benchmark")
     p.add_argument("--races", type=_positive, default=20_000)
     p.add_argument("--repeat", type=_positive, default=5)
