@@ -43,7 +43,6 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
     ]
     q = content.deck_numbers() / content.deck_numbers().sum()
     hands = list(combinations_with_replacement(range(1, 9), 4))
-    index = {h: i for i, h in enumerate(hands)}
     squares = len(nodes)
     states = [(p, h) for p in range(-1, squares - 1) for h in hands]
     position = {s: i for i, s in enumerate(states)}
