@@ -141,7 +141,12 @@ def page() -> None:
         )
         clicked = _clicked_cell(event)
         if clicked is not None and chosen is not None:
-            placement = Placement(chosen, clicked[0], clicked[1], rotation)
+            # on a cell where the tile fits, it turns to fit (the chosen rotation first)
+            fits = [o.placement for o in mine if o.placement.cell == clicked]
+            placement = next(
+                (p for p in fits if p.rotation == rotation),
+                fits[0] if fits else Placement(chosen, clicked[0], clicked[1], rotation),
+            )
             check = check_placement(track, placement, tileset, players)
             if check.allowed or not track.placements:
                 set_design(current.place(placement))

@@ -88,8 +88,8 @@ def scene_figure(
                 text="",
                 showarrow=True,
                 arrowhead=2,
-                arrowsize=1,
-                arrowwidth=1.5,
+                arrowsize=0.7,
+                arrowwidth=1,
                 arrowcolor="#33261a",
             )
         )
@@ -197,8 +197,10 @@ def scene_figure(
     for x, y in cells:
         left, right = min(left, x * grid), max(right, (x + 1) * grid)
         top, bottom = min(top, y * grid), max(bottom, (y + 1) * grid)
+    span = max(right - left, bottom - top) + 1
     figure.update_layout(
         title=scene.title,
+        height=int(min(900, max(420, 40 * span))),
         shapes=shapes,
         annotations=annotations,
         plot_bgcolor="#f4efe1",

@@ -1,0 +1,134 @@
+"""Every page of the app, driven with Streamlit's AppTest (no browser)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from trackkit.design import Design, encode_track
+from trackkit.presets import load_preset
+from trackkit.track import Placement, Track
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 120
+
+
+def page(name: str) -> AppTest:
+    """One page run on its own, as st.navigation would run it."""
+    return AppTest.from_string(
+        f"from trackkit.app import {name}\n{name}.page()\n", default_timeout=TIMEOUT
+    )
+
+
+def button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
+    return next(b for b in at.button if b.label == label)
+
+
+def test_the_app_opens_on_the_design_page() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert at.title[0].value == "Design a track"
+
+
+def test_placing_tiles_updates_the_validation() -> None:
+    at = page("design_page").run()
+    assert not at.exception
+    assert any("Place the start tile" in i.value for i in at.info)
+    button(at, "Place next tile").click().run()
+    assert len(at.session_state.design.track.placements) == 1
+    assert any("No problem so far" in i.value for i in at.info)
+    at.radio(key="tile").set_value(7).run()
+    button(at, "Place next tile").click().run()
+    assert at.session_state.design.track.tiles == (1, 7)
+    # the link in the address bar reopens the design
+    assert at.query_params["track"] == encode_track(at.session_state.design.track)
+
+
+def test_undo_redo_clear() -> None:
+    at = page("design_page")
+    at.session_state.design = Design(load_preset("first-run"))
+    at.run()
+    button(at, "Undo").click().run()
+    assert at.session_state.design.track.tiles == (1, 10, 7)
+    button(at, "Redo").click().run()
+    assert at.session_state.design.track.tiles == (1, 10, 7, 2)
+    assert any("complete, valid track" in s.value for s in at.success)
+    button(at, "Clear").click().run()
+    assert at.session_state.design.track.placements == ()
+
+
+def test_a_broken_design_is_explained() -> None:
+    at = page("design_page")
+    broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
+    at.session_state.design = Design(broken)
+    at.run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "problem" in errors
+    assert any("not-adjacent" in m.value for m in at.markdown)
+
+
+def test_a_tile_that_cannot_go_next_is_explained() -> None:
+    at = page("design_page")
+    at.session_state.design = Design(Track("t", (Placement(1, 0, 0),)))
+    at.run()
+    at.select_slider[0].set_value(3).run()
+    # under the rule for 3 players the finish cannot come yet
+    at.radio(key="tile").set_value(2).run()
+    assert any("cannot go next" in i.value for i in at.info)
+    button(at, "Place next tile").click().run()
+    assert at.session_state.design.track.tiles == (1,)
+    assert any("no legal place" in w.value for w in at.warning)
+
+
+def test_a_shared_link_reopens_the_track() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(load_preset("forest-run"))
+    at.run()
+    assert at.session_state.design.track == load_preset("forest-run")
+
+
+def test_a_damaged_link_is_reported_not_a_crash() -> None:
+    at = page("design_page")
+    at.query_params["track"] = "not-a-track"
+    at.run()
+    assert not at.exception
+    assert any("could not be opened" in e.value for e in at.error)
+
+
+def test_a_small_race_produces_results() -> None:
+    at = page("race_page").run()
+    assert not at.exception
+    at.slider[0].set_value(3)
+    at.number_input[0].set_value(500)
+    at.run()
+    button(at, "Run races").click().run()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert "Expected race length" in labels
+    assert any("sample race" in h.value for h in at.subheader)
+
+
+def test_too_many_chosen_characters_is_explained() -> None:
+    at = page("race_page").run()
+    at.slider[0].set_value(2).run()
+    at.multiselect[0].set_value(["The Troll"]).run()
+    assert any("one each" in i.value for i in at.info)
+
+
+def test_compare_ranks_the_presets() -> None:
+    at = page("compare_page").run()
+    assert not at.exception
+    at.number_input[0].set_value(500).run()
+    button(at, "Compare").click().run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 6
+
+
+def test_tiles_gallery_shows_every_tile() -> None:
+    at = page("tiles_page").run()
+    assert not at.exception
+    assert len(at.subheader) == 10
+    assert sum("Reconstruction" in c.value for c in at.caption) == 10
