@@ -7,9 +7,17 @@ import streamlit as st
 
 from trackkit.app import compare_page, design_page, race_page, tiles_page
 
-st.set_page_config(page_title="trackkit · Yummell tracks", page_icon=":material/flag:", layout="wide")
+st.set_page_config(
+    page_title="trackkit · Yummell tracks", page_icon=":material/flag:", layout="wide"
+)
 pages = [
-    st.Page(design_page.page, title="Design", icon=":material/extension:", url_path="design", default=True),
+    st.Page(
+        design_page.page,
+        title="Design",
+        icon=":material/extension:",
+        url_path="design",
+        default=True,
+    ),
     st.Page(race_page.page, title="Race", icon=":material/casino:", url_path="race"),
     st.Page(compare_page.page, title="Compare", icon=":material/leaderboard:", url_path="compare"),
     st.Page(tiles_page.page, title="Tiles", icon=":material/grid_view:", url_path="tiles"),
