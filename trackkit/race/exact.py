@@ -19,6 +19,8 @@ on more than one terrain or discards of more than one card (an error says so).
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -44,6 +46,7 @@ from trackkit.race.content import (
 from trackkit.race.policies import greedy_route
 from trackkit.race.rules import challenge_total, challenge_won, is_steady, terrain_cost
 from trackkit.race.setup import RaceOptions, race_board
+from trackkit.race.state import Board
 from trackkit.track import Track
 
 MAX_CURSE = 4
@@ -53,7 +56,7 @@ COVERS = (
     "the arrow events (push-backs, curses, discarding one card); curses stack up to "
     f"{MAX_CURSE} levels (the only truncation)"
 )
-TOLERANCE = 1e-12
+TOLERANCE = 1e-10  # on values of a few to a few dozen rounds
 HAND = 4
 # what an encounter card does to a solo greedy character, by kind
 NOTHING, CREATURE, BACK, BACK_IF_TERRAIN, CURSE, DISCARD = range(6)
@@ -144,9 +147,8 @@ def _hand_tables(
 
 
 @njit(cache=True)
-def _encounter_values(
+def _encounter_parts(
     end: int,
-    encounter: np.ndarray,
     expect: np.ndarray,
     after3: np.ndarray,
     kinds: np.ndarray,
@@ -157,20 +159,36 @@ def _encounter_values(
     terrain: np.ndarray,
     steady: bool,
     finish: int,
-) -> None:
-    """The expected value of drawing an encounter card on square ``end``, for every hand
-    of four and curse level (then the Replenishment draws)."""
-    levels = expect.shape[2]
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Drawing an encounter card on square ``end``, split by where it leaves the character.
+
+    Returns, for every hand of four and curse level, the expected value of the outcomes
+    that stay on or go beyond ``end``; per hand, the chance of losing a challenge (back one
+    square, the lowest card played); and the chance of an event sending it back one square.
+    Only the last two depend on the square behind, which may still be being solved.
+    """
+    levels, n4 = expect.shape[2], expect.shape[1]
+    ahead = np.zeros((n4, levels))
+    lose = np.zeros(n4)
+    back = 0.0
+    for k in range(kinds.shape[0]):
+        kind = kinds[k]
+        if (kind == BACK and not steady) or (
+            kind == BACK_IF_TERRAIN and not steady and terrain[end] == params[k]
+        ):
+            back += chances[k]
     for level in range(levels):
-        for h4 in range(expect.shape[1]):
+        for h4 in range(n4):
             outcome = 0.0
             for k in range(kinds.shape[0]):
                 kind, chance = kinds[k], chances[k]
                 if kind == CREATURE:
                     c = pick[k, h4]
-                    to = end + 1 if c >= 0 else end - 1
-                    if to != finish:
-                        outcome += chance * after3[to + 1, dropped[h4, max(c, 0)], level]
+                    if c < 0:
+                        if level == 0:
+                            lose[h4] += chance
+                    elif end + 1 != finish:
+                        outcome += chance * after3[end + 2, dropped[h4, c], level]
                 elif kind == DISCARD:
                     outcome += chance * after3[end + 1, dropped[h4, 0], level]
                 elif kind == CURSE:
@@ -179,10 +197,31 @@ def _encounter_values(
                 elif (kind == BACK and not steady) or (
                     kind == BACK_IF_TERRAIN and not steady and terrain[end] == params[k]
                 ):
-                    outcome += chance * expect[end, h4, level]
+                    pass  # counted in `back`
                 else:
                     outcome += chance * expect[end + 1, h4, level]
-            encounter[end + 1, h4, level] = outcome
+            ahead[h4, level] = outcome
+    return ahead, lose, back
+
+
+@njit(cache=True)
+def _combine(
+    end: int,
+    parts: tuple[np.ndarray, np.ndarray, float],
+    encounter: np.ndarray,
+    expect: np.ndarray,
+    after3: np.ndarray,
+    dropped: np.ndarray,
+) -> None:
+    """The encounter values on ``end`` from its parts and the square behind it."""
+    ahead, lose, back = parts
+    for level in range(expect.shape[2]):
+        for h4 in range(expect.shape[1]):
+            encounter[end + 1, h4, level] = (
+                ahead[h4, level]
+                + lose[h4] * after3[end, dropped[h4, 0], level]
+                + back * expect[end, h4, level]
+            )
 
 
 @njit(cache=True)
@@ -233,9 +272,23 @@ def _solve(
     for square in range(finish - 1, -2, -1):
         row = square + 1
         if encounters and square + 2 < finish:
-            _encounter_values(
+            parts = _encounter_parts(
                 square + 2,
-                encounter,
+                expect,
+                after3,
+                kinds,
+                params,
+                chances,
+                pick,
+                dropped,
+                terrain,
+                steady,
+                finish,
+            )
+            _combine(square + 2, parts, encounter, expect, after3, dropped)
+        if encounters and square + 1 < finish:
+            near = _encounter_parts(
+                square + 1,
                 expect,
                 after3,
                 kinds,
@@ -250,20 +303,7 @@ def _solve(
         while True:
             sweeps += 1
             if encounters and square + 1 < finish:
-                _encounter_values(
-                    square + 1,
-                    encounter,
-                    expect,
-                    after3,
-                    kinds,
-                    params,
-                    chances,
-                    pick,
-                    dropped,
-                    terrain,
-                    steady,
-                    finish,
-                )
+                _combine(square + 1, near, encounter, expect, after3, dropped)
             change = 0.0
             for level in range(levels - 1, -1, -1):
                 for h in range(n4):
@@ -325,6 +365,16 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 def _hand_probabilities(refill: np.ndarray) -> np.ndarray:
     """Probability of each starting hand of four independent draws."""
+    key = refill.tobytes()
+    if key not in _STARTING_HANDS:
+        _STARTING_HANDS[key] = _starting_hands(refill)
+    return _STARTING_HANDS[key]
+
+
+_STARTING_HANDS: dict[bytes, np.ndarray] = {}
+
+
+def _starting_hands(refill: np.ndarray) -> np.ndarray:
     out = np.zeros(len(HANDS4))
     for i, hand in enumerate(HANDS4):
         counts = np.bincount(hand, minlength=MAX_CARD_NUMBER + 1)
@@ -379,9 +429,8 @@ def _encounter_table(
 
 
 def _solve_pair(
-    track: Track, content: Content, character: int, advantage: int, encounters: bool
+    board: Board, content: Content, character: int, advantage: int, encounters: bool
 ) -> tuple[float, int, int]:
-    board = race_board(track).board
     route = greedy_route(board)
     nodes = board.route_nodes[route, : board.route_len[route]]
     character_row = content.characters[character]
@@ -437,6 +486,12 @@ def _solve_pair(
     return _SOLVED[key]
 
 
+def _solve_pairs(
+    board: Board, content: Content, pairs: list[tuple[int, int]], encounters: bool
+) -> list[tuple[float, int, int]]:
+    return [_solve_pair(board, content, c, a, encounters) for c, a in pairs]
+
+
 def exact_solo(
     track: Track,
     *,
@@ -444,12 +499,13 @@ def exact_solo(
     advantage: str | int | None = None,
     encounters: bool = True,
     content: Content | None = None,
+    workers: int = 2,
 ) -> ExactResult:
     """The exact expected rounds of a solo greedy race with the infinite deck.
 
     ``character`` and ``advantage`` (names or indices) fix who races; left out, the result
     is the average over every character and advantage dealt at random, as a simulation
-    that deals them would estimate.
+    that deals them would estimate (the pairs are solved on ``workers`` processes).
     """
     content = content or load_content()
     options = RaceOptions(
@@ -468,12 +524,27 @@ def exact_solo(
         if advantage is not None
         else range(len(content.advantage_names))
     )
-    values, states, sweeps = [], 0, 0
-    for c in characters:
-        for a in advantages:
-            value, n, s = _cached_pair(track, content, c, a, encounters)
-            values.append(value)
-            states, sweeps = max(states, n), max(sweeps, s)
+    board = race_board(track).board
+    pairs = [(c, a) for c in characters for a in advantages]
+    if workers > 1 and len(pairs) > 8:
+        chunks = [pairs[i::workers] for i in range(workers)]
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [
+                pool.submit(_solve_pairs, board, content, chunk, encounters) for chunk in chunks
+            ]
+            solved = dict(
+                zip(
+                    [p for chunk in chunks for p in chunk],
+                    [r for future in futures for r in future.result()],
+                    strict=True,
+                )
+            )
+    else:
+        solved = dict(zip(pairs, _solve_pairs(board, content, pairs, encounters), strict=True))
+    values = [solved[pair][0] for pair in pairs]
+    states = max(r[1] for r in solved.values())
+    sweeps = max(r[2] for r in solved.values())
     return ExactResult(
         track=track.name,
         expected_rounds=float(np.mean(values)),
@@ -486,14 +557,6 @@ def exact_solo(
     )
 
 
-_PAIRS: dict[tuple[Any, ...], tuple[float, int, int]] = {}
+# solutions by their inputs: characters and advantages that change nothing in a solo race,
+# and the same track asked for again, share one
 _SOLVED: dict[tuple[Any, ...], tuple[float, int, int]] = {}
-
-
-def _cached_pair(
-    track: Track, content: Content, character: int, advantage: int, encounters: bool
-) -> tuple[float, int, int]:
-    key = (track.placements, track.tileset, content.folder, character, advantage, encounters)
-    if key not in _PAIRS:
-        _PAIRS[key] = _solve_pair(track, content, character, advantage, encounters)
-    return _PAIRS[key]
