@@ -12,8 +12,8 @@ class TrackkitError(Exception):
     """Bad input: an unreadable or malformed file, an unknown name, an impossible option."""
 
 
-class TileFileError(TrackkitError):
-    """A tile or tile-set file that cannot be used, located by file and field."""
+class LocatedError(TrackkitError):
+    """A problem in a file, located by the file and the field."""
 
     def __init__(self, path: str, field: str | None, problem: str) -> None:
         self.path = path
@@ -23,12 +23,9 @@ class TileFileError(TrackkitError):
         super().__init__(f"{where}: {problem}")
 
 
-class TrackFileError(TrackkitError):
-    """A track file that cannot be read, located by file and field."""
+class TileFileError(LocatedError):
+    """A tile or tile-set file that cannot be used."""
 
-    def __init__(self, path: str, field: str | None, problem: str) -> None:
-        self.path = path
-        self.field = field
-        self.problem = problem
-        where = f"{path}: {field}" if field else path
-        super().__init__(f"{where}: {problem}")
+
+class TrackFileError(LocatedError):
+    """A track file (or a shared link, or an upload) that cannot be read."""

@@ -56,6 +56,24 @@ class Effect(IntEnum):
     DRAW_TWO_KEEP_ONE = 15  # advantage: draw 2 at the start of the turn, keep 1
 
 
+# The effects as plain ints, read as constants by the compiled engine.
+E_TERRAIN_COST = int(Effect.TERRAIN_COST)
+E_EXTRA_MP = int(Effect.EXTRA_MP)
+E_BACK_IF_TERRAIN = int(Effect.BACK_IF_TERRAIN)
+E_BACK = int(Effect.BACK)
+E_CURSE = int(Effect.CURSE)
+E_DISCARD = int(Effect.DISCARD)
+E_MP_BONUS = int(Effect.MP_BONUS)
+E_CHALLENGE_BONUS = int(Effect.CHALLENGE_BONUS)
+E_WARD = int(Effect.WARD)
+E_FLUTTERING = int(Effect.FLUTTERING)
+E_TOLL = int(Effect.TOLL)
+E_CLEPTOMANIA = int(Effect.CLEPTOMANIA)
+E_STEADY = int(Effect.STEADY)
+E_STEAL_ARTEFACT = int(Effect.STEAL_ARTEFACT)
+E_DRAW_TWO_KEEP_ONE = int(Effect.DRAW_TWO_KEEP_ONE)
+CREATURE, EVENT, ARTEFACT = int(CardType.CREATURE), int(CardType.EVENT), int(CardType.ARTEFACT)
+
 _EFFECT_NAMES = {e.name.lower().replace("_", "-"): e for e in Effect if e is not Effect.NONE}
 CARD_EFFECTS = {"terrain-cost", "extra-mp", "back-if-terrain", "back", "curse", "discard"}
 ARTEFACT_EFFECTS = {"mp-bonus", "challenge-bonus", "ward"}

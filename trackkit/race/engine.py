@@ -19,14 +19,26 @@ from numba import njit
 
 from trackkit.race.content import (
     ADV_EFFECT,
+    ARTEFACT,
     CARD_EFFECT,
     CARD_NUMBER,
     CARD_PARAM,
     CARD_TERRAIN,
     CARD_TYPE,
     CHAR_ABILITY,
-    CardType,
-    Effect,
+    E_BACK,
+    E_BACK_IF_TERRAIN,
+    E_CHALLENGE_BONUS,
+    E_CLEPTOMANIA,
+    E_CURSE,
+    E_DISCARD,
+    E_DRAW_TWO_KEEP_ONE,
+    E_EXTRA_MP,
+    E_STEAL_ARTEFACT,
+    E_TERRAIN_COST,
+    E_TOLL,
+    E_WARD,
+    EVENT,
 )
 from trackkit.race.movement import fall_back, furthest, leader, node_of, remaining
 from trackkit.race.policies import (
@@ -80,22 +92,6 @@ from trackkit.race.state import (
 
 MAX_ROUNDS = 400  # a race still running then is stopped and counted as capped
 
-CREATURE, EVENT, ARTEFACT = int(CardType.CREATURE), int(CardType.EVENT), int(CardType.ARTEFACT)
-E_TERRAIN_COST = int(Effect.TERRAIN_COST)
-E_EXTRA_MP = int(Effect.EXTRA_MP)
-E_BACK_IF_TERRAIN = int(Effect.BACK_IF_TERRAIN)
-E_BACK = int(Effect.BACK)
-E_CURSE = int(Effect.CURSE)
-E_DISCARD = int(Effect.DISCARD)
-E_MP_BONUS = int(Effect.MP_BONUS)
-E_CHALLENGE_BONUS = int(Effect.CHALLENGE_BONUS)
-E_WARD = int(Effect.WARD)
-E_FLUTTERING = int(Effect.FLUTTERING)
-E_TOLL = int(Effect.TOLL)
-E_CLEPTOMANIA = int(Effect.CLEPTOMANIA)
-E_STEAL_ARTEFACT = int(Effect.STEAL_ARTEFACT)
-E_DRAW_TWO_KEEP_ONE = int(Effect.DRAW_TWO_KEEP_ONE)
-
 # --- the deck --------------------------------------------------------------------------
 
 
@@ -124,12 +120,18 @@ def discard(deck: Deck, card: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def take_from_hand(players: Players, p: int, index: int) -> int:
-    card = players.hand[p, index]
-    last = players.hand_n[p] - 1
-    players.hand[p, index] = players.hand[p, last]
-    players.hand_n[p] = last
+def pop_at(values: np.ndarray, counts: np.ndarray, p: int, index: int) -> int:
+    """Take the card at ``index`` of player ``p``'s row (a hand, its artefacts)."""
+    card = values[p, index]
+    last = counts[p] - 1
+    values[p, index] = values[p, last]
+    counts[p] = last
     return card
+
+
+@njit(cache=True, inline="always")
+def take_from_hand(players: Players, p: int, index: int) -> int:
+    return pop_at(players.hand, players.hand_n, p, index)
 
 
 @njit(cache=True, inline="always")
@@ -141,11 +143,7 @@ def add_to_hand(players: Players, p: int, card: int) -> None:
 
 @njit(cache=True, inline="always")
 def take_artefact(players: Players, p: int, index: int) -> int:
-    card = players.active[p, index]
-    last = players.active_n[p] - 1
-    players.active[p, index] = players.active[p, last]
-    players.active_n[p] = last
-    return card
+    return pop_at(players.active, players.active_n, p, index)
 
 
 @njit(cache=True, inline="always")

@@ -42,6 +42,8 @@ class BatchResult:
     order_pos: np.ndarray
     node_time: np.ndarray  # (nodes,) summed over the batch
     node_bounce: np.ndarray
+    log: np.ndarray  # recorded steps (see trackkit.race.record), when asked for
+    log_n: np.ndarray
 
 
 def batch_generator(seed: int, batch: int) -> np.random.Generator:
@@ -50,10 +52,16 @@ def batch_generator(seed: int, batch: int) -> np.random.Generator:
 
 
 def run_batch(
-    board: RaceBoard, options: RaceOptions, seed: int, batch: int, races: int
+    board: RaceBoard,
+    options: RaceOptions,
+    seed: int,
+    batch: int,
+    races: int,
+    *,
+    log_rows: int = 0,
 ) -> BatchResult:
-    """Play ``races`` races of batch ``batch``."""
-    players, deck, tally = new_state(board.board, options)
+    """Play ``races`` races of batch ``batch`` (recording up to ``log_rows`` steps)."""
+    players, deck, tally = new_state(board.board, options, log_rows=log_rows)
     content = options.content
     n = options.players
 
@@ -61,7 +69,9 @@ def run_batch(
         return np.zeros(shape, dtype=np.int64)
 
     per_player = [ints(races, n) for _ in range(5)]
-    out = BatchResult(ints(races), *per_player, tally.node_time, tally.node_bounce)
+    out = BatchResult(
+        ints(races), *per_player, tally.node_time, tally.node_bounce, tally.log, tally.log_n
+    )
     play_batch(
         board.board,
         players,

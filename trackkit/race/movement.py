@@ -6,11 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trackkit.race.content import CHAR_ABILITY, Effect
+from trackkit.race.content import CHAR_ABILITY, E_FLUTTERING
 from trackkit.race.rules import OFF_BOARD, can_host, presence_cost, terrain_cost
 from trackkit.race.state import Board, Players, Tally
-
-E_FLUTTERING = int(Effect.FLUTTERING)
 
 
 @njit(cache=True, inline="always")

@@ -30,13 +30,20 @@ import numpy as np
 from numba import njit
 
 from trackkit.race.content import (
+    ARTEFACT,
     CARD_EFFECT,
     CARD_NUMBER,
     CARD_PARAM,
     CARD_TERRAIN,
     CARD_TYPE,
-    CardType,
-    Effect,
+    E_BACK,
+    E_BACK_IF_TERRAIN,
+    E_CURSE,
+    E_DISCARD,
+    E_EXTRA_MP,
+    E_MP_BONUS,
+    E_TERRAIN_COST,
+    EVENT,
 )
 from trackkit.race.movement import landing, leader, node_of, remaining
 from trackkit.race.rules import challenge_total, challenge_won, is_steady
@@ -45,14 +52,6 @@ from trackkit.race.state import Board, Players, Tally
 GREEDY, SMART = 0, 1
 POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
 
-EVENT, ARTEFACT = int(CardType.EVENT), int(CardType.ARTEFACT)
-E_TERRAIN_COST = int(Effect.TERRAIN_COST)
-E_EXTRA_MP = int(Effect.EXTRA_MP)
-E_BACK_IF_TERRAIN = int(Effect.BACK_IF_TERRAIN)
-E_BACK = int(Effect.BACK)
-E_CURSE = int(Effect.CURSE)
-E_DISCARD = int(Effect.DISCARD)
-E_MP_BONUS = int(Effect.MP_BONUS)
 LOOKAHEAD = 8  # squares a smart player reads ahead for terrain discounts
 CURSE_LOOKAHEAD = 6
 

@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from trackkit.race.engine import play_batch
-from trackkit.race.montecarlo import batch_generator
-from trackkit.race.setup import RaceBoard, RaceOptions, new_state, race_board
+from trackkit.race.montecarlo import run_batch
+from trackkit.race.setup import RaceBoard, RaceOptions, race_board
 from trackkit.race.state import (
     LOG_ACTIVATE,
     LOG_ARTEFACT,
@@ -91,43 +90,20 @@ def record_race(track: Track, options: RaceOptions | None = None, *, seed: int =
     """Play race 0 of ``simulate(track, options, seed=seed)`` and record every step."""
     options = options or RaceOptions()
     board = race_board(track)
-    players, deck, tally = new_state(board.board, options, log_rows=LOG_ROWS)
+    result = run_batch(board, options, seed, 0, 1, log_rows=LOG_ROWS)
     content = options.content
-    n = options.players
-    rounds = np.zeros(1, dtype=np.int64)
-    placing, route, character, advantage, order = (
-        np.zeros((1, n), dtype=np.int64) for _ in range(5)
-    )
-    play_batch(
-        board.board,
-        players,
-        deck,
-        tally,
-        content.cards,
-        content.characters,
-        content.advantages,
-        options.character_indices(),
-        options.advantage_indices(),
-        options.encounters,
-        batch_generator(seed, 0),
-        rounds,
-        placing,
-        route,
-        character,
-        advantage,
-        order,
-    )
+    character, route = result.character, result.route
     names = [content.character_names[c] for c in character[0]]
     steps = tuple(
-        _describe(row, board, options, names, route[0]) for row in tally.log[: tally.log_n[0]]
+        _describe(row, board, options, names, route[0]) for row in result.log[: result.log_n[0]]
     )
     return RaceRecord(
         track=track.name,
         seed=seed,
-        rounds=int(rounds[0]),
+        rounds=int(result.rounds[0]),
         characters=tuple(names),
-        advantages=tuple(content.advantage_names[a] for a in advantage[0]),
-        placings=tuple(int(p) for p in placing[0]),
+        advantages=tuple(content.advantage_names[a] for a in result.advantage[0]),
+        placings=tuple(int(p) for p in result.placing[0]),
         steps=steps,
     )
 

@@ -20,18 +20,14 @@ from trackkit.race.content import (
     CHAR_ABILITY,
     CHAR_PARAM,
     CHAR_TERRAIN,
-    Effect,
+    E_CHALLENGE_BONUS,
+    E_STEADY,
+    E_TERRAIN_COST,
 )
 
 CAPACITY = 2  # a square holds at most two characters (p. 3)
 HAND_SIZE = 4  # replenish to four cards (p. 5)
 OFF_BOARD = -1  # position before the first square of a start path
-
-TERRAIN_COST = int(Effect.TERRAIN_COST)
-CHALLENGE_BONUS = int(Effect.CHALLENGE_BONUS)
-FLUTTERING = int(Effect.FLUTTERING)
-TOLL = int(Effect.TOLL)
-STEADY = int(Effect.STEADY)
 
 
 @njit(cache=True, inline="always")
@@ -49,9 +45,9 @@ def terrain_cost(
     events of this turn; never less than 1 ("a square must cost a minimum of 1 MP").
     """
     cost = base + curse[terrain] + turn_delta[terrain]
-    if character[CHAR_ABILITY] == TERRAIN_COST and character[CHAR_TERRAIN] == terrain:
+    if character[CHAR_ABILITY] == E_TERRAIN_COST and character[CHAR_TERRAIN] == terrain:
         cost += character[CHAR_PARAM]
-    if advantage[ADV_EFFECT] == TERRAIN_COST and advantage[ADV_TERRAIN] == terrain:
+    if advantage[ADV_EFFECT] == E_TERRAIN_COST and advantage[ADV_TERRAIN] == terrain:
         cost += advantage[ADV_PARAM]
     return max(cost, 1)
 
@@ -81,9 +77,9 @@ def challenge_total(
 ) -> int:
     """The character's challenge score: characteristic + card (+ ability and advantage)."""
     total = character[creature[CARD_CHAR]] + card_number
-    if character[CHAR_ABILITY] == CHALLENGE_BONUS:
+    if character[CHAR_ABILITY] == E_CHALLENGE_BONUS:
         total += character[CHAR_PARAM]
-    if advantage[ADV_EFFECT] == CHALLENGE_BONUS:
+    if advantage[ADV_EFFECT] == E_CHALLENGE_BONUS:
         total += advantage[ADV_PARAM]
     return total
 
@@ -112,4 +108,4 @@ def card_number(cards: np.ndarray, card: int) -> int:
 @njit(cache=True, inline="always")
 def is_steady(character: np.ndarray, advantage: np.ndarray) -> bool:
     """Immune to the events that push a character back."""
-    return character[CHAR_ABILITY] == STEADY or advantage[ADV_EFFECT] == STEADY
+    return character[CHAR_ABILITY] == E_STEADY or advantage[ADV_EFFECT] == E_STEADY
