@@ -23,7 +23,7 @@ def page() -> None:
             mp = sum(s.cost for s in tile.squares)
             sides = ", ".join(f"{j.side.value} (square {j.square})" for j in tile.junctions)
             st.write(f"{len(tile.squares)} squares, {mp} MP in all; junctions: {sides}.")
-            if tile.reconstructed:
+            if tile.reconstructed and not tile.provenance.lower().startswith("reconstruct"):
                 st.caption(f"Reconstruction. {tile.provenance}")
             else:
                 st.caption(tile.provenance)

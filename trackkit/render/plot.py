@@ -71,6 +71,7 @@ def scene_figure(
                 y1=cy + 0.42,
                 fillcolor=colour,
                 line=dict(color="#33261a", width=1),
+                layer="below",  # under the cost written on it
             )
         )
     annotations = []
