@@ -37,6 +37,8 @@ def page() -> None:
     cache = _runs()
     if st.button("Compare", type="primary") or key in cache:
         if key not in cache:
+            while len(cache) >= 8:
+                cache.pop(next(iter(cache)))
             bar = st.progress(0.0, text="Solving and racing…")
             cache[key] = compare_tracks(
                 tracks,

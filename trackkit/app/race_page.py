@@ -19,6 +19,8 @@ from trackkit.race.setup import RaceOptions
 from trackkit.render import track_figure
 from trackkit.track import Track
 
+KEEP_RUNS = 32
+
 
 @st.cache_resource
 def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord]]:
@@ -78,8 +80,11 @@ def page() -> None:
         int(seed),
     )
     cache = _results()
+    st.caption("The first race after installing compiles the race engine: about 100 s, once.")
     if st.button("Run races", type="primary") or key in cache:
         if key not in cache:
+            while len(cache) >= KEEP_RUNS:  # the oldest run goes first
+                cache.pop(next(iter(cache)))
             bar = st.progress(0.0, text="Racing…")
             try:
                 result = simulate(
