@@ -124,3 +124,10 @@ def test_a_dead_end_is_reported(tileset: TileSet) -> None:
     assert not can_complete(track, tileset, players=5)
     report = validate(track, tileset, players=5, partial=True)
     assert report.codes() == ["dead-end"] and report.completable is False
+
+
+def test_a_broken_partial_track_offers_no_next_placement(tileset: TileSet) -> None:
+    broken = Track("t", (START, Placement(9, 0, -1, 90)))  # tile 9 turned away from the start
+    assert next_placements(broken, tileset) == []
+    assert not can_complete(broken, tileset)
+    assert not can_complete(Track("t", (START, Placement(42, 0, -1))), tileset)

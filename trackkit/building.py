@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from trackkit.errors import TrackkitError
 from trackkit.geometry import ROTATIONS, Side, neighbour
-from trackkit.graph import PlacedTile, place_tiles
+from trackkit.graph import PlacedTile, compose, place_tiles
 from trackkit.problems import Problem
 from trackkit.tiles import Tile, TileRole, TileSet
 from trackkit.track import Placement, Track
@@ -59,9 +59,16 @@ class Frontier:
 
 def frontier(track: Track, tileset: TileSet) -> Frontier | None:
     """The cell the next tile must take, or None if the path cannot go on (no tiles yet,
-    the last tile is unusable or the finish, or its exit is blocked)."""
+    a tile unusable or repeated, the path broken, the last tile the finish, or its exit
+    blocked)."""
     placed = place_tiles(track, tileset)
-    if not placed or placed[-1].index != len(track.placements) - 1:
+    if not placed or len(placed) != len(track.placements):
+        return None
+    if placed[0].tile.role is not TileRole.START:
+        return None  # an unusable tile, or no start tile first: the path cannot go on
+    if not all(joint.connected for joint in compose(track, tileset).joints):
+        return None  # the path is already broken
+    if len(set(track.tiles)) != len(track.tiles):
         return None
     exit_side = placed[-1].exit_side()
     if exit_side is None:

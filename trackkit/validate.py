@@ -75,10 +75,13 @@ def validate(
     tileset = tileset if tileset is not None else track.load_tiles()
     composed = compose(track, tileset)
     problems = check_structure(track, tileset, composed, partial=partial)
+    broken = bool(problems)
     if players is not None:
-        problems += check_building_rule(track, tileset, players, partial=partial)
+        building = check_building_rule(track, tileset, players, partial=partial)
+        # a dead end means "well built, but no way on": not said of a track already broken
+        problems += [p for p in building if not (broken and p.code == "dead-end")]
     completable = can_complete(track, tileset, players) if partial else None
-    if partial and players is None and completable is False and track.placements:
+    if partial and players is None and completable is False and track.placements and not broken:
         problems.append(
             Problem(
                 "dead-end",
