@@ -79,8 +79,9 @@ def test_a_finished_track_has_no_next_placement(tileset: TileSet) -> None:
 
 
 def test_when_the_path_tiles_are_placed_only_the_finish_is_offered(tileset: TileSet) -> None:
-    track = Track("t", (START, Placement(7, 0, -1, 90), Placement(3, 0, -2, 90),
-                        Placement(4, 0, -3, 90)))  # fmt: skip
+    track = Track(
+        "t", (START, Placement(7, 0, -1, 90), Placement(3, 0, -2, 90), Placement(4, 0, -3, 90))
+    )
     options = next_placements(track, tileset, players=3)
     assert {o.placement.tile for o in options} == {2}
     finished = track.placed(options[0].placement)

@@ -104,8 +104,11 @@ def legal_tracks(draw: st.DrawFn) -> tuple[Track, int]:
     players = draw(st.integers(2, 8))
     track = Track("random", (Placement(1, 0, 0, draw(st.sampled_from([0, 90, 180, 270]))),))
     while True:
-        options = [o for o in next_placements(track, tiles, players=players)
-                   if o.legal and o.completable is not False]  # fmt: skip
+        options = [
+            o
+            for o in next_placements(track, tiles, players=players)
+            if o.legal and o.completable is not False
+        ]
         assert options, "a completable track always has a legal, completable next step"
         option = draw(st.sampled_from(options))
         track = track.placed(option.placement)
