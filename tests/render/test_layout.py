@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from trackkit.geometry import Side
 from trackkit.graph import compose
-from trackkit.presets import load_preset
-from trackkit.render.layout import TERRAIN_COLOURS, build_scene
+from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.render.layout import TERRAIN_COLOURS, build_scene, square_name
 from trackkit.track import Placement, Track
 
 
@@ -60,3 +60,22 @@ def test_a_broken_track_still_draws_what_it_can() -> None:
     track = Track("t", (Placement(1, 0, 0), Placement(42, 0, -1), Placement(7, 3, 3, 45)))
     scene = build_scene(track)
     assert len(scene.tiles) == 1 and scene.finish is None
+
+
+def test_the_finish_label_goes_where_no_square_lies() -> None:
+    for slug in PRESET_SLUGS:
+        scene = build_scene(load_preset(slug))
+        assert scene.finish is not None and scene.finish_label is not None
+        (x, y), side = scene.finish_label
+        dx, dy = side.offset
+        fx, fy = scene.finish
+        assert (x - fx) * dx + (y - fy) * dy >= 0.5  # out past the square, on that side
+        assert (fx + dx, fy + dy) not in {s.centre for s in scene.squares}, slug
+    # Forest run's finish tile lies unturned: square 4 sits above the finish, so below
+    scene = build_scene(load_preset("forest-run"))
+    assert scene.finish_label is not None and scene.finish_label[1] is Side.S
+
+
+def test_squares_are_named_as_players_say_them() -> None:
+    assert square_name("10:3") == "tile 10 square 3"
+    assert square_name("1:m2") == "tile 1 square m2"

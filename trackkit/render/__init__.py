@@ -1,4 +1,4 @@
-"""Drawing a track as it lies on the table: an SVG picture or an interactive HTML page.
+"""Drawing a track as it lies on the table: an SVG or PNG picture, or an interactive HTML page.
 
 >>> from trackkit.presets import load_preset
 >>> svg = track_svg(load_preset("first-run"))
@@ -19,11 +19,25 @@ from trackkit.render.svgdraw import scene_to_svg
 from trackkit.tiles import TileSet
 from trackkit.track import Track
 
-SUFFIXES = (".svg", ".html")
+SUFFIXES = (".svg", ".png", ".html")
+PNG_ZOOM = 2.0  # twice the SVG's pixels: sharp on a high-density screen and in print
 
 
 def track_svg(track: Track, tileset: TileSet | None = None) -> str:
     return scene_to_svg(build_scene(track, tileset))
+
+
+def svg_to_png(svg: str, zoom: float = PNG_ZOOM) -> bytes:
+    """A PNG of an SVG document, drawn by resvg (a wheel with no system library to install;
+    text uses the machine's sans-serif font)."""
+    import resvg_py  # imported here: only pictures need it
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom))
+
+
+def track_png(track: Track, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
+    """The picture of :func:`track_svg` as PNG bytes."""
+    return svg_to_png(track_svg(track, tileset), zoom)
 
 
 def track_figure(track: Track, tileset: TileSet | None = None, **options: object) -> go.Figure:
@@ -34,18 +48,21 @@ def track_figure(track: Track, tileset: TileSet | None = None, **options: object
 def render_to_file(
     track: Track, path: str | Path, tileset: TileSet | None = None, *, overwrite: bool = False
 ) -> Path:
-    """Draw ``track`` to ``path``: ``.svg`` a picture, ``.html`` a page with the figure
-    (plotly.js embedded, so it opens without a network)."""
+    """Draw ``track`` to ``path``: ``.svg`` or ``.png`` a picture, ``.html`` a page with the
+    figure (plotly.js embedded, so it opens without a network)."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise TrackkitError(
-            f"{path}: can draw to .svg or .html files, not {path.suffix or 'no suffix'!r}"
+            f"{path}: can draw to .svg, .png or .html files, not {path.suffix or 'no suffix'!r}"
         )
     if path.exists() and not overwrite:
         raise TrackkitError(f"{path}: already exists; choose another name or pass --force")
     try:
-        if path.suffix.lower() == ".svg":
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
             path.write_text(track_svg(track, tileset), encoding="utf-8")
+        elif suffix == ".png":
+            path.write_bytes(track_png(track, tileset))
         else:
             track_figure(track, tileset).write_html(path, include_plotlyjs=True, full_html=True)
     except OSError as exc:

@@ -22,6 +22,12 @@ TERRAIN_COLOURS = {
 TEXT_ON_TERRAIN = {"plain": "#1d2b12", "woods": "#ffffff", "hills": "#2b1c08", "swamp": "#ffffff"}
 
 
+def square_name(square: str) -> str:
+    """A square id as a player reads it: ``"10:3"`` is ``"tile 10 square 3"``."""
+    tile, _, own = square.partition(":")
+    return f"tile {tile} square {own}" if own else square
+
+
 @dataclass(frozen=True)
 class TileBox:
     number: int
@@ -63,6 +69,8 @@ class Scene:
     starts: tuple[tuple[str, tuple[float, float]], ...]  # label, centre
     finish: tuple[float, float] | None
     bounds: tuple[float, float, float, float]  # left, top, right, bottom
+    # where the FINISH label goes: beside the finish square, on a side with no square
+    finish_label: tuple[tuple[float, float], Side] | None = None
 
 
 def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
@@ -116,6 +124,7 @@ def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
         if node in graph
     )
     finish = centre(composed.finish) if composed.finish in graph else None
+    label = _finish_label(finish, {centre(node) for node in graph}) if finish else None
     if tiles:
         left = min(t.left for t in tiles)
         top = min(t.top for t in tiles)
@@ -134,4 +143,25 @@ def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
         starts,
         finish,
         (left, top, right, bottom),
+        label,
     )
+
+
+# Labels sit half a square out from the centre, so the one side of the finish square
+# they must keep clear is the neighbouring cell; above reads best, then below, then aside.
+_LABEL_SIDES = (Side.N, Side.S, Side.E, Side.W)
+
+
+def _finish_label(
+    finish: tuple[float, float], squares: set[tuple[float, float]]
+) -> tuple[tuple[float, float], Side]:
+    """Where the FINISH label of the square at ``finish`` goes: the first side (above,
+    below, right, left) whose neighbouring cell holds no square, above if all do."""
+    fx, fy = finish
+    for side in _LABEL_SIDES:
+        dx, dy = side.offset
+        if (fx + dx, fy + dy) not in squares:
+            # above or below, centred; beside, the text starts just past the square
+            out = 0.72 if dy else 0.56
+            return (fx + out * dx, fy + out * dy), side
+    return (fx, fy - 0.72), Side.N

@@ -12,6 +12,9 @@ UNIT = 36  # pixels per square
 MARGIN = 1.2  # squares around the track
 HEADER = 1.6  # squares for the title
 LEGEND = 1.6  # squares for the terrain legend
+LEGEND_STEP = 3.4  # squares from one legend entry to the next
+LEGEND_WIDTH = 3 * LEGEND_STEP + 3.6  # three steps, then the last swatch and its words
+TITLE_CHAR = 0.48  # a bold title letter's width, in squares (generous: never cut off)
 ROTATE = {Side.N: 0, Side.E: 90, Side.S: 180, Side.W: 270}
 
 
@@ -19,7 +22,15 @@ def scene_to_svg(scene: Scene) -> str:
     """An SVG document showing the tiles, squares with terrain and MP, junctions, the path,
     the tile numbers and orientation, the start paths and the finish."""
     left, top, right, bottom = scene.bounds
-    width = (right - left + 2 * MARGIN) * UNIT
+    # a narrow track (a design just begun) still shows the whole legend and title
+    width = (
+        max(
+            right - left + 2 * MARGIN,
+            LEGEND_WIDTH + 2 * MARGIN,
+            TITLE_CHAR * len(scene.title) + 2 * MARGIN,
+        )
+        * UNIT
+    )
     height = (bottom - top + 2 * MARGIN + HEADER + LEGEND) * UNIT
     drawing = draw.Drawing(width, height, origin=(0, 0), font_family="sans-serif")
     drawing.append(draw.Rectangle(0, 0, width, height, fill="#f4efe1"))
@@ -159,8 +170,10 @@ def scene_to_svg(scene: Scene) -> str:
                 font_weight="bold",
             )
         )
-    if scene.finish is not None:
+    if scene.finish is not None and scene.finish_label is not None:
         fx, fy = px(*scene.finish)
+        (lx, ly), side = scene.finish_label
+        tx, ty = px(lx, ly)
         drawing.append(
             draw.Rectangle(
                 fx - 0.46 * UNIT,
@@ -177,10 +190,11 @@ def scene_to_svg(scene: Scene) -> str:
             draw.Text(
                 "FINISH",
                 0.28 * UNIT,
-                fx,
-                fy - 0.62 * UNIT,
+                tx,
+                ty,
                 fill="#c0392b",
-                text_anchor="middle",
+                text_anchor={Side.E: "start", Side.W: "end"}.get(side, "middle"),
+                dominant_baseline="central",
                 font_weight="bold",
             )
         )
@@ -203,5 +217,5 @@ def scene_to_svg(scene: Scene) -> str:
                 fill="#33261a",
             )
         )
-        x += 3.4 * UNIT
+        x += LEGEND_STEP * UNIT
     return drawing.as_svg()
