@@ -1,4 +1,4 @@
-"""Compare: the six presets and the current design side by side."""
+"""Compare: the presets and the design being edited, side by side."""
 
 from __future__ import annotations
 
@@ -7,11 +7,18 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.common import design, tiles
+from trackkit.app.choices import current_design, kept
 from trackkit.presets import PRESET_SLUGS, load_preset
-from trackkit.race.compare import TrackFigures, compare_tracks
+from trackkit.race.compare import TrackFigures
+from trackkit.race.compare_cache import SolvedKey, compare_tracks_kept
 from trackkit.race.setup import RaceOptions
-from trackkit.validate import validate
+from trackkit.race.warmup import start_warmup
+
+YOURS = "current design"  # the key of the design being edited among the tracks
+KEEP_RUNS = 8
+KEEP_SOLVED = 64
+BAR = "#7f8c8d"
+YOUR_BAR = "#c0392b"
 
 
 @st.cache_resource
@@ -19,30 +26,74 @@ def _runs() -> dict[tuple[Any, ...], list[TrackFigures]]:
     return {}
 
 
+@st.cache_resource
+def _solved() -> dict[SolvedKey, TrackFigures]:
+    """Exact solo lengths and static figures, kept across seeds, races and player counts."""
+    return {}
+
+
+def _label(key: str) -> str:
+    return "Your design (Design page)" if key == YOURS else load_preset(key).name
+
+
 def page() -> None:
     st.title("Compare tracks")
     st.caption(
         "Exact solo length: one character dealt at random, infinite deck, greedy "
-        "(an exact Markov chain). Simulated: the races below, with a 95% interval."
+        "(an exact Markov chain), solved once per track. Simulated: the races below, "
+        "with a 95% interval."
     )
+    mine, why_not = current_design()
+    choices = [*PRESET_SLUGS, *([YOURS] if mine is not None else [])]
+    earlier = st.session_state.get("compare-tracks", st.session_state.get("kept:compare-tracks"))
+    if earlier is not None:
+        # a design that stopped being valid leaves the choice; one just completed joins it
+        earlier = [k for k in earlier if k in choices]
+        if mine is not None and not st.session_state.get("compare-offered-design"):
+            earlier.append(YOURS)
+        st.session_state["compare-tracks"] = earlier
+    st.session_state["compare-offered-design"] = mine is not None
+    chosen = kept(
+        st.multiselect,
+        "Tracks",
+        "compare-tracks",
+        choices,
+        options=choices,
+        format_func=_label,
+    )
+    if mine is None:
+        st.caption(f"Your design is not among them: {why_not}.")
     left, right = st.columns(2)
-    players = left.slider("Players", 1, 8, 5, key="compare-players")
-    races = right.number_input("Races per track", 500, 20_000, 2_000, step=500)
-    seed = right.number_input("Seed", 0, value=0, key="compare-seed")
-    tracks = {slug: load_preset(slug) for slug in PRESET_SLUGS}
-    current = design().track
-    if current.placements and validate(current, tiles()).ok:
-        tracks["current design"] = current
-    key = (tuple(t.to_toml() for t in tracks.values()), players, int(races), int(seed))
+    players = kept(left.slider, "Players", "compare-players", 5, min_value=1, max_value=8)
+    races = kept(
+        right.number_input,
+        "Races per track",
+        "compare-races",
+        2_000,
+        min_value=500,
+        max_value=20_000,
+        step=500,
+    )
+    seed = kept(right.number_input, "Seed", "compare-seed", 0, min_value=0, step=1)
+    if not chosen:
+        st.info("Choose at least one track.")
+        return
+    tracks = {key: mine if key == YOURS else load_preset(key) for key in chosen}
+    key = (tuple((k, t.to_toml()) for k, t in tracks.items()), players, int(races), int(seed))
     cache = _runs()
     if st.button("Compare", type="primary") or key in cache:
         if key not in cache:
-            while len(cache) >= 8:
+            _wait_for_engine()
+            while len(cache) >= KEEP_RUNS:
                 cache.pop(next(iter(cache)))
+            solved = _solved()
+            while len(solved) >= KEEP_SOLVED:
+                solved.pop(next(iter(solved)))
             bar = st.progress(0.0, text="Solving and racing…")
-            cache[key] = compare_tracks(
+            cache[key] = compare_tracks_kept(
                 tracks,
                 RaceOptions(players=players),
+                solved,
                 races=int(races),
                 seed=int(seed),
                 progress=lambda done, total: bar.progress(
@@ -50,45 +101,62 @@ def page() -> None:
                 ),
             )
             bar.empty()
-        rows = cache[key]
-        st.dataframe(
-            [
-                {
-                    "rank": r.rank,
-                    "track": r.name,
-                    "exact solo (rounds)": round(r.exact_solo_rounds, 2),
-                    "simulated (rounds)": round(r.mean_rounds, 2),
-                    "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
-                    "MP per square": round(r.mp_per_square, 2),
-                    **{t: f"{100 * share:.0f}%" for t, share in r.terrain_mix.items()},
-                }
-                for r in rows
-            ],
-            hide_index=True,
+        _show(cache[key])
+
+
+def _wait_for_engine() -> None:
+    warmup = start_warmup()
+    if warmup.done:
+        return
+    note = st.info(warmup.message(), icon=":material/hourglass_top:")
+    while not warmup.wait(timeout=1.0):
+        note.info(warmup.message(), icon=":material/hourglass_top:")
+    note.empty()
+
+
+def _show(rows: list[TrackFigures]) -> None:
+    def name(row: TrackFigures) -> str:
+        return f"★ {row.name} (your design)" if row.key == YOURS else row.name
+
+    st.dataframe(
+        [
+            {
+                "Rank": r.rank,
+                "Track": name(r),
+                "Exact solo (rounds)": round(r.exact_solo_rounds, 2),
+                "Simulated (rounds)": round(r.mean_rounds, 2),
+                "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
+                "MP per square": round(r.mp_per_square, 2),
+                **{t.capitalize(): f"{100 * share:.0f}%" for t, share in r.terrain_mix.items()},
+            }
+            for r in rows
+        ],
+        hide_index=True,
+    )
+    figure = go.Figure()
+    figure.add_trace(
+        go.Bar(
+            y=[name(r) for r in rows],
+            x=[r.mean_rounds for r in rows],
+            orientation="h",
+            name="simulated",
+            marker_color=[YOUR_BAR if r.key == YOURS else BAR for r in rows],
+            error_x=dict(type="data", array=[r.ci95[1] - r.mean_rounds for r in rows]),
         )
-        figure = go.Figure()
-        figure.add_trace(
-            go.Bar(
-                y=[r.name for r in rows],
-                x=[r.mean_rounds for r in rows],
-                orientation="h",
-                name="simulated",
-                error_x=dict(type="data", array=[r.ci95[1] - r.mean_rounds for r in rows]),
-            )
+    )
+    figure.add_trace(
+        go.Scatter(
+            y=[name(r) for r in rows],
+            x=[r.exact_solo_rounds for r in rows],
+            mode="markers",
+            name="exact solo",
+            marker=dict(size=12, color="#2c3e50"),
         )
-        figure.add_trace(
-            go.Scatter(
-                y=[r.name for r in rows],
-                x=[r.exact_solo_rounds for r in rows],
-                mode="markers",
-                name="exact solo",
-                marker=dict(size=12),
-            )
-        )
-        figure.update_layout(
-            title="Race length, longest first",
-            xaxis_title="rounds",
-            yaxis=dict(autorange="reversed"),
-            height=420,
-        )
-        st.plotly_chart(figure, width="stretch")
+    )
+    figure.update_layout(
+        title="Race length, longest first",
+        xaxis_title="rounds",
+        yaxis=dict(autorange="reversed"),
+        height=max(300, 120 + 45 * len(rows)),
+    )
+    st.plotly_chart(figure, width="stretch")

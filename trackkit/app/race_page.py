@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.common import MAX_RACES, pick_track
+from trackkit.app.choices import choose_track, kept
+from trackkit.app.common import MAX_RACES
+from trackkit.app.picture import picture_downloads
 from trackkit.errors import TrackkitError
 from trackkit.race.content import load_content
+from trackkit.race.export import download_name, races_csv
 from trackkit.race.montecarlo import SimulationResult, simulate
 from trackkit.race.record import RaceRecord, record_race
+from trackkit.race.replay import positions_by_round, readable, square_name
 from trackkit.race.setup import RaceOptions
-from trackkit.render import track_figure
+from trackkit.race.warmup import start_warmup
+from trackkit.render.layout import build_scene
+from trackkit.render.overlays import heat_figure, pawn_figure
 from trackkit.track import Track
 
 KEEP_RUNS = 32
+HEAT_UNIT = "turns ended here per race"
+
+# app.py imports the pages when the server runs its first session: compiling starts then,
+# in a child process, long before anyone asks for a race
+start_warmup()
 
 
 @st.cache_resource
@@ -30,27 +39,50 @@ def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord]]:
 
 def page() -> None:
     st.title("Race")
-    track = pick_track("race")
+    track = choose_track("race")
+    if track is not None:
+        picture_downloads(track, key="race")
     content = load_content()
     left, right = st.columns(2)
-    players = left.slider("Players", 1, 8, 5)
-    policy = left.selectbox(
+    players = kept(left.slider, "Players", "race-players", 5, min_value=1, max_value=8)
+    policy = kept(
+        left.selectbox,
         "Policy",
-        ["greedy", "smart"],
+        "race-policy",
+        "greedy",
+        options=["greedy", "smart"],
         help="greedy: SPEC §4's reference player; smart: a good player",
     )
-    deck = left.selectbox("Deck", ["finite", "infinite"])
-    encounters = left.checkbox("Encounters", value=True)
-    races = right.number_input("Races", min_value=100, max_value=MAX_RACES, value=5_000, step=1_000)
-    seed = right.number_input("Seed", min_value=0, value=0, step=1)
-    characters = right.multiselect(
+    deck = kept(left.selectbox, "Deck", "race-deck", "finite", options=["finite", "infinite"])
+    encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
+    races = kept(
+        right.number_input,
+        "Races",
+        "race-races",
+        5_000,
+        min_value=100,
+        max_value=MAX_RACES,
+        step=1_000,
+    )
+    seed = kept(right.number_input, "Seed", "race-seed", 0, min_value=0, step=1)
+    # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
+    for name in ("race-characters", "race-advantages"):
+        chosen = st.session_state.get(name, st.session_state.get(f"kept:{name}", []))
+        st.session_state[name] = list(chosen)[:players]
+    characters = kept(
+        right.multiselect,
         f"Characters (pick {players}, or none to deal at random)",
-        content.character_names,
+        "race-characters",
+        [],
+        options=content.character_names,
         max_selections=players,
     )
-    advantages = right.multiselect(
+    advantages = kept(
+        right.multiselect,
         f"Advantages (pick {players}, or none to deal at random)",
-        content.advantage_names,
+        "race-advantages",
+        [],
+        options=content.advantage_names,
         max_selections=players,
     )
     if track is None:
@@ -80,9 +112,10 @@ def page() -> None:
         int(seed),
     )
     cache = _results()
-    st.caption("The first race after installing compiles the race engine: about 100 s, once.")
     if st.button("Run races", type="primary") or key in cache:
         if key not in cache:
+            if not _engine_ready():
+                return
             while len(cache) >= KEEP_RUNS:  # the oldest run goes first
                 cache.pop(next(iter(cache)))
             bar = st.progress(0.0, text="Racing…")
@@ -106,7 +139,73 @@ def page() -> None:
         _show(track, result, record)
 
 
+def _engine_ready() -> bool:
+    """Wait, saying so, while the race engine compiles; False if the wait was cut short."""
+    warmup = start_warmup()
+    if warmup.done:
+        return True
+    note = st.info(warmup.message(), icon=":material/hourglass_top:")
+    while not warmup.wait(timeout=1.0):
+        note.info(warmup.message(), icon=":material/hourglass_top:")
+    note.empty()
+    if warmup.error:  # the race compiles the engine itself (numba's own fallback)
+        st.warning(f"{warmup.error}. The first race compiles it now: this takes minutes.")
+    return True
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _placing(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _win_rates(rows: list[dict[str, Any]], title: str, players: int) -> go.Figure:
+    """Horizontal bars of win rates with the fair share (1 ÷ players) marked."""
+    figure = go.Figure(
+        go.Bar(
+            x=[r["win_rate"] for r in rows],
+            y=[r["name"] for r in rows],
+            orientation="h",
+            text=[_percent(r["win_rate"]) for r in rows],
+            textposition="auto",
+            name="win rate",
+        )
+    )
+    fair = 1 / players
+    figure.add_vline(
+        x=fair,
+        line_dash="dash",
+        line_color="#c0392b",
+        annotation_text=f"fair share 1 ÷ {players} = {_percent(fair)}",
+        annotation_position="top",
+    )
+    figure.update_layout(
+        title=title,
+        height=max(260, 60 + 34 * len(rows)),
+        xaxis=dict(tickformat=".0%", range=[0, max(fair, *(r["win_rate"] for r in rows)) * 1.15]),
+        yaxis=dict(autorange="reversed"),
+        margin=dict(t=70),
+    )
+    return figure
+
+
+def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> list[dict[str, Any]]:
+    table = []
+    for r in rows:
+        line: dict[str, Any] = {first: r["name"]}
+        if share:
+            line["Chosen"] = _percent(r["share"])
+        line["Races entered"] = r["entries"]
+        line["Win rate"] = _percent(r["win_rate"])
+        line["Mean placing"] = _placing(r["mean_placing"])
+        table.append(line)
+    return table
+
+
 def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
+    players = result.options.players
     low, high = result.ci95
     a, b, c = st.columns(3)
     a.metric("Expected race length", f"{result.mean_rounds:.2f} rounds")
@@ -121,63 +220,82 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         ),
         width="stretch",
     )
-    chars, paths = st.columns(2)
-    with chars:
-        rows = [r for r in result.by_character() if r["entries"]]
-        st.plotly_chart(
-            go.Figure(
-                go.Bar(
-                    x=[r["win_rate"] for r in rows], y=[r["name"] for r in rows], orientation="h"
-                )
-            ).update_layout(title="Win rate by character", height=320, xaxis_tickformat=".0%"),
-            width="stretch",
-        )
-    with paths:
-        st.write("**Start paths**")
-        st.dataframe(
-            [
-                {k: r[k] for k in ("name", "share", "win_rate", "mean_placing")}
-                for r in result.by_start_path()
-            ],
-            hide_index=True,
-        )
-        st.write("**Turn order of the last round**")
-        st.dataframe(result.by_turn_order(), hide_index=True)
-    st.write("**Where characters pile up** (turns ended on each square per race)")
-    heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
-    st.plotly_chart(track_figure(track, heat=heat), width="stretch")
-    _replay(record)
-    data = result.to_json()
-    st.download_button(
-        "Download results (JSON)",
-        json.dumps(data, indent=2),
-        file_name="race-results.json",
-        mime="application/json",
+    characters = [r for r in result.by_character() if r["entries"]]
+    order = result.by_turn_order()
+    left, right = st.columns(2)
+    left.plotly_chart(_win_rates(characters, "Win rate by character", players), width="stretch")
+    right.plotly_chart(
+        _win_rates(order, "Win rate by place in the last round's turn order", players),
+        width="stretch",
     )
-    st.download_button(
-        "Download race lengths (CSV)", _csv(result), file_name="race-lengths.csv", mime="text/csv"
-    )
-
-
-def _replay(record: RaceRecord) -> None:
-    st.subheader(f"A sample race: {record.rounds} rounds")
     st.caption(
-        ", ".join(f"{c} ({a})" for c, a in zip(record.characters, record.advantages, strict=True))
+        "A tie for first counts as a win for each character in it. "
+        "The dashed line is what every seat would win in a perfectly fair race."
     )
-    shown = st.slider("Round", 1, max(record.rounds, 1), 1, key="replay-round")
-    for step in record.steps:
-        if step.round == shown:
-            st.write(f"- {step.text}")
+    tables = st.columns(3)
+    tables[0].write("**Characters**")
+    tables[0].dataframe(_table(characters, "Character"), hide_index=True)
+    tables[1].write("**Start paths**")
+    tables[1].dataframe(_table(result.by_start_path(), "Start path", share=True), hide_index=True)
+    tables[2].write("**Advantages**")
+    tables[2].dataframe(
+        _table([r for r in result.by_advantage() if r["entries"]], "Advantage"), hide_index=True
+    )
+    st.subheader("Where characters pile up")
+    heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
+    st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
+    _replay(track, record)
+    seed = result.seed
+    downloads = st.columns(3)
+    downloads[0].download_button(
+        "Download results (JSON)",
+        json.dumps(result.to_json(), indent=2),
+        file_name=download_name(track, seed, "results", "json"),
+        mime="application/json",
+        on_click="ignore",
+    )
+    downloads[1].download_button(
+        "Download every race (CSV)",
+        races_csv(result),
+        file_name=download_name(track, seed, "races", "csv"),
+        mime="text/csv",
+        on_click="ignore",
+    )
+    downloads[2].download_button(
+        "Download the sample race (JSON)",
+        json.dumps(record.to_json(), indent=2),
+        file_name=download_name(track, seed, "sample-race", "json"),
+        mime="application/json",
+        on_click="ignore",
+    )
+
+
+def _replay(track: Track, record: RaceRecord) -> None:
+    st.subheader(f"A sample race: {record.rounds} rounds")
+    seats = [
+        f"{seat}. {c} ({a})"
+        for seat, (c, a) in enumerate(zip(record.characters, record.advantages, strict=True), 1)
+    ]
+    st.caption("Seats: " + ", ".join(seats))
+    positions = positions_by_round(record)
+    last = max(record.rounds, 1)
+    for name in ("race-round", "kept:race-round"):  # a shorter race than the one before
+        if st.session_state.get(name, 1) > last:
+            st.session_state[name] = last
+    shown = kept(st.slider, "Round", "race-round", 1, min_value=1, max_value=last)
+    where = positions[min(shown, len(positions) - 1)]
+    figure = pawn_figure(build_scene(track), where, record.characters, title=f"After round {shown}")
+    board, story = st.columns([3, 2])
+    board.plotly_chart(figure, width="stretch")
+    with story:
+        st.write(f"**Round {shown}**")
+        for step in record.steps:
+            if step.round == shown:
+                st.write(f"- {readable(step.text)}")
+        standings = ", ".join(
+            f"{seat}. {name}: {square_name(square)}"
+            for seat, (name, square) in enumerate(zip(record.characters, where, strict=True), 1)
+        )
+        st.caption(f"At the end of the round: {standings}.")
     order = sorted(zip(record.placings, record.characters, strict=True))
     st.write("Placings: " + ", ".join(f"{p}. {c}" for p, c in order))
-
-
-def _csv(result: SimulationResult) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["race", "rounds", *[f"placing_{p + 1}" for p in range(result.placing.shape[1])]]
-    )
-    for i, (rounds, placing) in enumerate(zip(result.rounds, result.placing, strict=True)):
-        writer.writerow([i, int(rounds), *map(int, placing)])
-    return out.getvalue()

@@ -1,0 +1,101 @@
+"""The Compare page, driven with Streamlit's AppTest (no browser)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import trackkit.race.compare as compare
+from trackkit.design import Design, encode_track
+from trackkit.presets import load_preset
+from trackkit.track import Track
+
+TIMEOUT = 300
+
+SCRIPT = """
+import streamlit as st
+from trackkit.app import compare_page, tiles_page
+(tiles_page if st.session_state.get("showing") == "tiles" else compare_page).page()
+"""
+
+
+def compare_page(track: Track | None = None) -> AppTest:
+    at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT)
+    if track is not None:
+        at.session_state.design = Design(track)
+        at.query_params["track"] = encode_track(track)
+    return at
+
+
+def press_compare(at: AppTest) -> AppTest:
+    next(b for b in at.button if b.label == "Compare").click().run()
+    assert not at.exception
+    return at
+
+
+def test_the_user_chooses_the_tracks_and_the_design_is_highlighted() -> None:
+    mine = Track("My loop", load_preset("forest-run").placements)
+    at = compare_page(mine).run()
+    tracks = at.multiselect(key="compare-tracks")
+    assert "current design" in tracks.value  # a finished design is compared by default
+    tracks.set_value(["first-run", "current design"])
+    at.number_input(key="compare-races").set_value(500)
+    at.run()
+    press_compare(at)
+    table = at.dataframe[0].value
+    assert len(table) == 2
+    assert any("My loop" in name and "your design" in name for name in table["Track"])
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    bars = chart["data"][0]
+    colours = dict(zip(bars["y"], bars["marker"]["color"], strict=True))
+    yours = next(name for name in colours if "My loop" in name)
+    assert len(set(colours.values())) == 2
+    assert colours[yours] != colours[next(n for n in colours if n != yours)]
+
+
+def test_an_unfinished_design_is_not_offered_and_the_page_says_why() -> None:
+    at = compare_page(Track("half", load_preset("first-run").placements[:2])).run()
+    assert "current design" not in at.multiselect(key="compare-tracks").options
+    assert any("not a complete, valid track" in c.value for c in at.caption)
+
+
+def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    solved: list[str] = []
+    exact_solo = compare.exact_solo
+
+    def counted(track, **options):  # type: ignore[no-untyped-def]
+        solved.append(track.name)
+        return exact_solo(track, **options)
+
+    monkeypatch.setattr(compare, "exact_solo", counted)
+    st.cache_resource.clear()  # nothing solved by an earlier test
+    at = compare_page().run()
+    at.multiselect(key="compare-tracks").set_value(["first-run", "forest-run"])
+    at.number_input(key="compare-races").set_value(500)
+    at.number_input(key="compare-seed").set_value(101)
+    at.run()
+    first = press_compare(at).dataframe[0].value
+    assert sorted(solved) == sorted(load_preset(s).name for s in ("first-run", "forest-run"))
+    at.number_input(key="compare-seed").set_value(102).run()
+    second = press_compare(at).dataframe[0].value
+    assert len(solved) == 2  # the new seed raced again, but solved nothing again
+    assert list(first["Exact solo (rounds)"]) == list(second["Exact solo (rounds)"])
+    assert list(first["Simulated (rounds)"]) != list(second["Simulated (rounds)"])
+
+
+def test_choices_survive_a_visit_to_another_page() -> None:
+    at = compare_page().run()
+    at.multiselect(key="compare-tracks").set_value(["king-of-toads"])
+    at.slider(key="compare-players").set_value(3)
+    at.number_input(key="compare-seed").set_value(9)
+    at.run()
+    at.session_state["showing"] = "tiles"
+    at.run()
+    at.session_state["showing"] = "compare"
+    at.run()
+    assert at.multiselect(key="compare-tracks").value == ["king-of-toads"]
+    assert at.slider(key="compare-players").value == 3
+    assert at.number_input(key="compare-seed").value == 9

@@ -1,0 +1,148 @@
+"""The Race page, driven with Streamlit's AppTest (no browser)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from trackkit.design import Design, encode_track
+from trackkit.presets import load_preset
+from trackkit.track import Track
+
+TIMEOUT = 300  # the first race of a run may wait for the engine to compile
+
+# The race page, or the tiles page when the session says so: switching pages as
+# st.navigation does, so Streamlit forgets the widgets of the page not shown.
+SCRIPT = """
+import streamlit as st
+from trackkit.app import race_page, tiles_page
+(tiles_page if st.session_state.get("showing") == "tiles" else race_page).page()
+"""
+
+
+def race_page(track: Track | None = None) -> AppTest:
+    at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT)
+    if track is not None:  # the design, and the address that holds it
+        at.session_state.design = Design(track)
+        at.query_params["track"] = encode_track(track)
+    return at
+
+
+def run_small_race(at: AppTest, players: int = 3, seed: int = 0) -> AppTest:
+    at.run()
+    at.slider(key="race-players").set_value(players)
+    at.number_input(key="race-races").set_value(500)
+    at.number_input(key="race-seed").set_value(seed)
+    at.run()
+    next(b for b in at.button if b.label == "Run races").click().run()
+    assert not at.exception
+    return at
+
+
+def charts(at: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def test_the_design_being_edited_is_raced_by_default() -> None:
+    mine = Track("My swamp run", load_preset("swamps-of-the-king").placements)
+    at = race_page(mine).run()
+    assert at.radio(key="race-source").value == "Current design"
+    at = run_small_race(at)
+    titles = [c["layout"].get("title", {}).get("text") for c in charts(at)]
+    assert "My swamp run" in titles  # the heat map draws the design, not a preset
+
+
+def test_without_a_finished_design_a_preset_is_raced_and_the_page_says_why() -> None:
+    unfinished = Track("half", load_preset("first-run").placements[:2])
+    at = race_page(unfinished).run()
+    assert at.radio(key="race-source").value == "Preset"
+    assert any("not a complete, valid track" in c.value for c in at.caption)
+    assert at.selectbox(key="race-preset").value == "first-run"
+
+
+def test_settings_survive_a_visit_to_another_page() -> None:
+    at = race_page().run()
+    at.radio(key="race-source").set_value("Preset").run()
+    at.selectbox(key="race-preset").set_value("forest-run")
+    at.slider(key="race-players").set_value(3)
+    at.number_input(key="race-seed").set_value(42)
+    at.selectbox(key="race-policy").set_value("smart")
+    at.multiselect(key="race-characters").set_value(["The Troll"])
+    at.run()
+    at.session_state["showing"] = "tiles"
+    at.run()
+    assert "race-players" not in at.session_state  # Streamlit forgot the widget...
+    at.session_state["showing"] = "race"
+    at.run()
+    assert not at.exception
+    # ...and the page put every choice back
+    assert at.selectbox(key="race-preset").value == "forest-run"
+    assert at.slider(key="race-players").value == 3
+    assert at.number_input(key="race-seed").value == 42
+    assert at.selectbox(key="race-policy").value == "smart"
+    assert at.multiselect(key="race-characters").value == ["The Troll"]
+
+
+def test_fewer_players_keep_the_first_characters_chosen() -> None:
+    at = race_page().run()
+    at.multiselect(key="race-characters").set_value(["The Troll", "Character 4", "Character 5"])
+    at.run()
+    at.slider(key="race-players").set_value(2).run()
+    assert not at.exception
+    assert at.multiselect(key="race-characters").value == ["The Troll", "Character 4"]
+
+
+def test_tables_show_percentages_under_plain_names() -> None:
+    at = run_small_race(race_page())
+    assert len(at.dataframe) == 3
+    for table in at.dataframe:
+        frame = table.value
+        assert "Win rate" in frame.columns and "Mean placing" in frame.columns
+        assert not {"win_rate", "mean_placing", "name", "entries"} & set(frame.columns)
+        rates = [v for v in frame["Win rate"] if v != "–"]
+        assert rates and all(v.endswith("%") and 0 <= float(v[:-1]) <= 100 for v in rates)
+
+
+def test_win_rate_charts_mark_the_fair_share() -> None:
+    at = run_small_race(race_page(), players=4)
+    win_charts = [c for c in charts(at) if "Win rate" in c["layout"]["title"]["text"]]
+    assert len(win_charts) == 2
+    for chart in win_charts:
+        lines = [s for s in chart["layout"]["shapes"] if s["type"] == "line"]
+        assert [line["x0"] for line in lines] == [0.25]
+        assert "fair share" in chart["layout"]["annotations"][0]["text"]
+
+
+def test_the_heat_map_has_its_own_scale_with_units_and_no_terrain_legend() -> None:
+    at = run_small_race(race_page())
+    heat = next(c for c in charts(at) if any(t.get("name") == "heat" for t in c["data"]))
+    bar = next(t for t in heat["data"] if t.get("name") == "heat")["marker"]
+    assert bar["showscale"] and bar["colorbar"]["title"]["text"] == "turns ended here per race"
+    names = [t.get("name", "") for t in heat["data"]]
+    assert not any(name.startswith(("plain", "woods", "hills", "swamp")) for name in names)
+
+
+def test_the_replay_moves_pawns_round_by_round() -> None:
+    at = run_small_race(race_page(), players=3, seed=1)
+    rounds = at.slider(key="race-round")
+    last = rounds.max
+    assert last > 2
+
+    def pawns() -> dict[str, tuple[float, float]]:
+        board = next(c for c in charts(at) if c["layout"]["title"]["text"].startswith("After"))
+        return {
+            t["name"]: (t["x"][0], t["y"][0])
+            for t in board["data"]
+            if t.get("legendgroup") == "pawns"
+        }
+
+    first = pawns()
+    assert len(first) == 3
+    at.slider(key="race-round").set_value(last).run()
+    assert pawns() != first
+    # the steps are told with square names a player reads
+    told = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert told and not any(":m1" in line or " 1:" in line for line in told)
+    assert any("tile " in line and " square " in line for line in told)

@@ -1,0 +1,45 @@
+"""Figures over the track: the heat map's own scale, and pawns on their squares."""
+
+from __future__ import annotations
+
+from trackkit.presets import load_preset
+from trackkit.render.layout import build_scene
+from trackkit.render.overlays import heat_figure, pawn_figure
+
+UNIT = "turns ended here per race"
+
+
+def _square_fills(figure, scene) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    centres = {s.centre: s.id for s in scene.squares}
+    fills = {}
+    for shape in figure.layout.shapes:
+        centre = ((shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2)
+        if shape.fillcolor and centre in centres and shape.x1 - shape.x0 < 1:
+            fills[centres[centre]] = shape.fillcolor
+    return fills
+
+
+def test_the_heat_map_colours_squares_on_its_own_scale() -> None:
+    scene = build_scene(load_preset("first-run"))
+    busiest, quiet = scene.squares[0].id, scene.squares[1].id
+    figure = heat_figure(scene, {busiest: 3.0, quiet: 0.0}, UNIT)
+    fills = _square_fills(figure, scene)
+    assert len(fills) == len(scene.squares)
+    assert fills[busiest] != fills[quiet]
+    scale = next(t for t in figure.data if t.name == "heat").marker
+    assert scale.showscale and scale.colorbar.title.text == UNIT
+    assert (scale.cmin, scale.cmax) == (0, 3.0)
+    assert not any(t.name and t.name.startswith(("plain", "woods")) for t in figure.data)
+    assert not figure.layout.showlegend
+
+
+def test_pawns_stand_on_their_squares_side_by_side() -> None:
+    scene = build_scene(load_preset("first-run"))
+    a, b = scene.squares[3], scene.squares[7]
+    figure = pawn_figure(scene, [a.id, a.id, b.id, "start"], ["P", "Q", "R", "S"])
+    pawns = [t for t in figure.data if t.legendgroup == "pawns"]
+    assert [t.name for t in pawns] == ["1. P", "2. Q", "3. R"]  # S is not on the board yet
+    spots = [(t.x[0], t.y[0]) for t in pawns]
+    assert spots[0] != spots[1]  # two on one square do not hide each other
+    for (x, y), square in zip(spots, (a, a, b), strict=True):
+        assert abs(x - square.centre[0]) < 0.5 and abs(y - square.centre[1]) < 0.5

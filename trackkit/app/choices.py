@@ -1,0 +1,88 @@
+"""What the Race and Compare pages share: settings kept across page switches, and the
+choice of the track to analyse."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from trackkit.app.common import design, read_upload, tiles
+from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.track import Track
+from trackkit.validate import validate
+
+CURRENT = "Current design"
+PRESET = "Preset"
+UPLOAD = "Upload a track file"
+
+
+def kept(widget: Callable[..., Any], label: str, key: str, default: Any, **options: Any) -> Any:
+    """``widget(label, key=key, **options)`` showing the value last chosen in this session.
+
+    Streamlit forgets a widget's value when its page is not shown; the value is also kept
+    under ``kept:<key>`` and put back before the widget is drawn again.
+    """
+    store = f"kept:{key}"
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(store, default)
+    value = widget(label, key=key, **options)
+    st.session_state[store] = value
+    return value
+
+
+def current_design() -> tuple[Track | None, str]:
+    """The design being edited when it is a complete, valid track, else None and why not."""
+    track = design().track
+    if not track.placements:
+        return None, "the Design page's table is empty"
+    try:
+        report = validate(track, tiles())
+    except Exception:  # a design the validator cannot read is one we cannot race either
+        return None, "the design on the Design page cannot be read"
+    if not report.ok:
+        return None, (
+            f"the design on the Design page is not a complete, valid track yet "
+            f"({len(report.problems)} problem(s)); finish it there"
+        )
+    return track, ""
+
+
+def choose_track(key: str) -> Track | None:
+    """The track to analyse: the design being edited by default (when it is a complete,
+    valid track, else the first preset, saying why), a preset or an uploaded file."""
+    mine, why_not = current_design()
+    source = kept(
+        st.radio,
+        "Track",
+        f"{key}-source",
+        CURRENT if mine is not None else PRESET,
+        options=[CURRENT, PRESET, UPLOAD],
+        horizontal=True,
+    )
+    if source == CURRENT:
+        if mine is None:
+            st.warning(f"The current design cannot be raced: {why_not}. Choose a preset.")
+        return mine
+    if source == PRESET:
+        if mine is None:
+            st.caption(f"A preset, because {why_not}.")
+        slug = kept(
+            st.selectbox,
+            "Preset",
+            f"{key}-preset",
+            PRESET_SLUGS[0],
+            options=PRESET_SLUGS,
+            format_func=lambda s: load_preset(s).name,
+        )
+        return load_preset(slug)
+    upload = st.file_uploader("Track file (.toml)", type=["toml"], key=f"{key}-upload")
+    if upload is not None:
+        track = read_upload(upload)
+        st.session_state[f"kept:{key}-uploaded"] = track
+        return track
+    earlier = st.session_state.get(f"kept:{key}-uploaded")
+    if earlier is not None:  # the file chosen before a page switch emptied the uploader
+        st.caption(f"Using {earlier.name}, uploaded earlier.")
+    return earlier

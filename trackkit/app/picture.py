@@ -1,0 +1,34 @@
+"""Downloading the picture of a track (SVG or PNG), as the library draws it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trackkit.race.export import track_slug
+from trackkit.render import track_png, track_svg
+from trackkit.track import Track
+
+
+def picture_downloads(track: Track, key: str) -> None:
+    """Two buttons: the track's picture as SVG and as PNG, named after the track. The
+    pictures are drawn only when a button is pressed."""
+    name = track_slug(track)
+    svg, png = st.columns([1, 1], width=420)
+    svg.download_button(
+        "Picture (SVG)",
+        lambda: track_svg(track),
+        file_name=f"{name}.svg",
+        mime="image/svg+xml",
+        on_click="ignore",
+        key=f"{key}-svg",
+        icon=":material/image:",
+    )
+    png.download_button(
+        "Picture (PNG)",
+        lambda: track_png(track),
+        file_name=f"{name}.png",
+        mime="image/png",
+        on_click="ignore",
+        key=f"{key}-png",
+        icon=":material/image:",
+    )
