@@ -143,6 +143,6 @@ def test_the_replay_moves_pawns_round_by_round() -> None:
     at.slider(key="race-round").set_value(last).run()
     assert pawns() != first
     # the steps are told with square names a player reads
-    told = [m.value for m in at.markdown if m.value.startswith("- ")]
+    told = [line for m in at.markdown for line in m.value.splitlines() if line.startswith("- ")]
     assert told and not any(":m1" in line or " 1:" in line for line in told)
     assert any("tile " in line and " square " in line for line in told)

@@ -43,3 +43,16 @@ def test_pawns_stand_on_their_squares_side_by_side() -> None:
     assert spots[0] != spots[1]  # two on one square do not hide each other
     for (x, y), square in zip(spots, (a, a, b), strict=True):
         assert abs(x - square.centre[0]) < 0.5 and abs(y - square.centre[1]) < 0.5
+
+
+def test_the_finish_label_covers_no_square() -> None:
+    # Forest run: a square lies right above the finish, where the plain figure writes it
+    scene = build_scene(load_preset("forest-run"))
+    assert scene.finish is not None and scene.finish_label is not None
+    assert (scene.finish[0], scene.finish[1] - 1) in {s.centre for s in scene.squares}
+    for figure in (heat_figure(scene, {}, UNIT), pawn_figure(scene, [], [])):
+        label = next(a for a in figure.layout.annotations if "FINISH" in (a.text or ""))
+        assert (label.x, label.y) == scene.finish_label[0]
+        for square in scene.squares:
+            x, y = square.centre
+            assert not (abs(label.x - x) < 0.45 and abs(label.y - y) < 0.45), square.id

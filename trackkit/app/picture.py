@@ -13,9 +13,9 @@ def picture_downloads(track: Track, key: str) -> None:
     """Two buttons: the track's picture as SVG and as PNG, named after the track. The
     pictures are drawn only when a button is pressed."""
     name = track_slug(track)
-    svg, png = st.columns([1, 1], width=420)
+    svg, png, _ = st.columns([1, 1, 4])
     svg.download_button(
-        "Picture (SVG)",
+        "Track picture (SVG)",
         lambda: track_svg(track),
         file_name=f"{name}.svg",
         mime="image/svg+xml",
@@ -24,7 +24,7 @@ def picture_downloads(track: Track, key: str) -> None:
         icon=":material/image:",
     )
     png.download_button(
-        "Picture (PNG)",
+        "Track picture (PNG)",
         lambda: track_png(track),
         file_name=f"{name}.png",
         mime="image/png",

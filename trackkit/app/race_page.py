@@ -153,6 +153,10 @@ def _engine_ready() -> bool:
     return True
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
@@ -221,7 +225,7 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         width="stretch",
     )
     characters = [r for r in result.by_character() if r["entries"]]
-    order = result.by_turn_order()
+    order = [{**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_turn_order()]
     left, right = st.columns(2)
     left.plotly_chart(_win_rates(characters, "Win rate by character", players), width="stretch")
     right.plotly_chart(
@@ -289,9 +293,7 @@ def _replay(track: Track, record: RaceRecord) -> None:
     board.plotly_chart(figure, width="stretch")
     with story:
         st.write(f"**Round {shown}**")
-        for step in record.steps:
-            if step.round == shown:
-                st.write(f"- {readable(step.text)}")
+        st.markdown("\n".join(f"- {readable(s.text)}" for s in record.steps if s.round == shown))
         standings = ", ".join(
             f"{seat}. {name}: {square_name(square)}"
             for seat, (name, square) in enumerate(zip(record.characters, where, strict=True), 1)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 
+from trackkit.geometry import Side
 from trackkit.render.layout import TERRAIN_COLOURS, Scene, square_name
 from trackkit.render.plot import scene_figure
 
@@ -38,11 +39,28 @@ def _without_terrain_legend(figure: go.Figure) -> None:
     ]
 
 
+def _finish_label_beside(figure: go.Figure, scene: Scene) -> None:
+    """Move the FINISH label to the side of the finish square where no square lies."""
+    if scene.finish_label is None:
+        return
+    (x, y), side = scene.finish_label
+    anchor = {Side.E: "left", Side.W: "right"}.get(side, "center")
+    for note in figure.layout.annotations:
+        if note.text and "FINISH" in note.text:
+            note.update(x=x, y=y, xanchor=anchor, yanchor="middle")
+
+
+def _track_figure(scene: Scene) -> go.Figure:
+    figure = scene_figure(scene)
+    _finish_label_beside(figure, scene)
+    _without_terrain_legend(figure)
+    return figure
+
+
 def heat_figure(scene: Scene, heat: dict[str, float], unit: str) -> go.Figure:
     """The track with each square coloured by ``heat[square id]`` on a colour scale of its
     own, a colour bar titled ``unit``, and no terrain legend (terrain is not what it shows)."""
-    figure = scene_figure(scene)
-    _without_terrain_legend(figure)
+    figure = _track_figure(scene)
     top = max(heat.values(), default=0.0) or 1.0
     centres = {(round(s.centre[0], 6), round(s.centre[1], 6)): s.id for s in scene.squares}
     values = {s.id: heat.get(s.id, 0.0) for s in scene.squares}
@@ -98,8 +116,9 @@ def pawn_figure(
     scene: Scene, where: Sequence[str], names: Sequence[str], title: str | None = None
 ) -> go.Figure:
     """The track with one pawn per player on the square ``where[player]`` (square ids; any
-    other value, such as the start, draws no pawn)."""
-    figure = scene_figure(scene)
+    other value, such as the start, draws no pawn). The costs on the squares say the
+    terrain, so the legend lists only the pawns."""
+    figure = _track_figure(scene)
     centres = {s.id: s.centre for s in scene.squares}
     taken: dict[str, int] = {}
     for player, (square, name) in enumerate(zip(where, names, strict=True)):
@@ -127,6 +146,9 @@ def pawn_figure(
                 legendgroup="pawns",
             )
         )
+    figure.update_layout(
+        legend=dict(orientation="h", yanchor="top", y=-0.02, x=0), margin=dict(b=40)
+    )
     if title is not None:
         figure.update_layout(title=title)
     return figure

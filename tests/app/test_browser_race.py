@@ -1,0 +1,160 @@
+"""The Race page in a real browser: streamlit run app.py, driven by Playwright in Debian's
+Chromium. Screenshots go to the test's temporary folder."""
+
+from __future__ import annotations
+
+import csv
+import io
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from trackkit.design import encode_track
+from trackkit.presets import load_preset
+from trackkit.track import Track
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MY_TRACK = Track("My forest loop", load_preset("forest-run").placements)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("streamlit did not start")
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+@pytest.fixture
+def page(app_url: str, tmp_path: Path) -> Iterator[Page]:
+    assert Path(CHROMIUM).exists(), "install Debian's chromium (see README)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
+        tab.set_default_timeout(60_000)
+        yield tab
+        tab.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+        browser.close()
+
+
+def _number(page: Page, label: str, value: int) -> None:
+    box = page.get_by_label(label, exact=True)
+    box.fill(str(value))
+    box.press("Enter")
+    expect(box).to_have_value(str(value))
+
+
+def _screenshot(page: Page, path: Path) -> None:
+    """The whole page: Streamlit scrolls inside the window, so make the window tall."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1400, "height": 4200})
+    page.wait_for_timeout(1_000)  # charts redraw at the new size
+    page.screenshot(path=str(path))
+    if size:
+        page.set_viewport_size(size)
+
+
+def _download(page: Page, button: str) -> tuple[str, bytes]:
+    with page.expect_download() as waiting:
+        page.get_by_role("button", name=button).click()
+    download = waiting.value
+    return download.suggested_filename, Path(download.path()).read_bytes()
+
+
+def test_race_the_design_being_edited(page: Page, app_url: str, tmp_path: Path) -> None:
+    page.goto(f"{app_url}/race?track={encode_track(MY_TRACK)}")
+    page.get_by_role("heading", name="Race").wait_for()
+    # the design in the link is what the page races, unasked
+    expect(page.get_by_role("radio", name="Current design")).to_be_checked()
+    _number(page, "Races", 500)
+    _number(page, "Seed", 3)
+    page.get_by_role("button", name="Run races").click()
+    page.get_by_text("Expected race length").wait_for(timeout=600_000)
+    page.get_by_text("A sample race").wait_for()
+    body = page.content()
+    assert "fair share 1 ÷ 5 = 20.0%" in body
+    assert "turns ended here per race" in body
+    _screenshot(page, tmp_path / "race.png")
+
+    # the replay: the last round shows the pawns where the race ended
+    round_slider = page.get_by_role("slider", name="Round")
+    round_slider.focus()
+    round_slider.press("End")
+    last = round_slider.get_attribute("max")
+    page.get_by_text(f"After round {last}").wait_for()
+    page.get_by_text(f"Round {last}", exact=True).wait_for()
+    expect(page.get_by_text("tile 2 square").first).to_be_visible()
+    _screenshot(page, tmp_path / "replay.png")
+
+    # downloads carry the track and the seed, and say who sat where
+    name, data = _download(page, "Download every race (CSV)")
+    assert name == "my-forest-loop-seed-3-races.csv"
+    rows = list(csv.DictReader(io.StringIO(data.decode())))
+    assert len(rows) == 500 and "seat 5 character" in rows[0]
+    name, data = _download(page, "Track picture (PNG)")
+    assert name == "my-forest-loop.png" and data.startswith(b"\x89PNG")
+    name, data = _download(page, "Track picture (SVG)")
+    assert name == "my-forest-loop.svg" and b"FINISH" in data
+
+    # another page and back: the settings and the results are still there
+    page.get_by_role("link", name="Tiles").click()
+    page.get_by_role("heading", name="Tiles").first.wait_for()
+    page.get_by_role("link", name="Race").click()
+    expect(page.get_by_label("Seed", exact=True)).to_have_value("3")
+    expect(page.get_by_label("Races", exact=True)).to_have_value("500")
+    page.get_by_text("Expected race length").wait_for()
