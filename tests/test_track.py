@@ -74,6 +74,22 @@ def test_bad_toml_is_located_by_line() -> None:
         parse_track_toml('name = "x"\ntile = = 3\n', source="mine.toml")
 
 
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('name = "x\\u001b[31m"\n', "name"),
+        ('name = "x"\ntileset = "sets\\u0000mine"\n', "tileset"),
+        ('name = """two\nlines"""\n', "name"),
+        ('name = "x"\ntileset = ""\n', "tileset"),
+    ],
+)
+def test_control_characters_and_empty_paths_are_refused(text: str, field: str) -> None:
+    with pytest.raises(TrackFileError) as caught:
+        parse_track_toml(text, source="mine.toml")
+    assert caught.value.field == field
+    assert str(caught.value).isprintable()
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(TrackFileError, match="no such file"):
         load_track(tmp_path / "gone.toml")
@@ -115,10 +131,15 @@ _placements = st.builds(
 )
 
 
+# Control characters are refused in data files (they would reach terminals); a
+# description may hold tabs and line breaks, a name is one line.
+_printable = st.characters(blacklist_categories=("Cc", "Cs"))
+
+
 @settings(max_examples=200, deadline=None)
 @given(
-    name=st.text(min_size=1, max_size=40).filter(lambda s: "\x00" not in s),
-    description=st.text(max_size=40),
+    name=st.text(_printable, min_size=1, max_size=40),
+    description=st.text(st.one_of(_printable, st.sampled_from("\t\n\r")), max_size=40),
     placements=st.lists(_placements, max_size=12),
 )
 def test_a_track_survives_a_round_trip_through_its_file(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -16,7 +18,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from trackkit.building import explore_design_space, next_placements
-from trackkit.errors import TrackkitError
+from trackkit.datafile import output_path
+from trackkit.errors import TrackkitError, shown
 from trackkit.graph import TrackGraph, compose
 from trackkit.presets import PRESET_SLUGS, list_presets, load_preset
 from trackkit.tiles import load_tileset
@@ -31,21 +34,26 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage mistake in one line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_UNUSABLE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # argparse quotes what was typed: escape it, it may hold control characters
+        self.exit(
+            EXIT_UNUSABLE,
+            f"trackkit: error: {shown(message, 500)} (see {shown(self.prog)} --help)\n",
+        )
 
 
 def resolve_track(name: str, tileset: str | None = None) -> Track:
     """A track from a file path or a preset slug; ``tileset`` overrides its tile set."""
-    path = Path(name)
-    if path.is_file():
-        track = load_track(path)
-    elif name in PRESET_SLUGS:
+    # lexists is False for any path the system refuses (too long, a NUL byte): such a
+    # name that looks like a file goes to load_track, which says what is wrong with it
+    exists = os.path.lexists(name)
+    if name in PRESET_SLUGS and not exists:
         track = load_preset(name)
-    elif path.suffix == ".toml" or "/" in name:
-        raise TrackkitError(f"{name}: no such file")
+    elif exists or name.endswith(".toml") or "/" in name or "\x00" in name:
+        track = load_track(name)
     else:
         raise TrackkitError(
-            f"{name!r} is neither a track file nor a preset; presets: {', '.join(PRESET_SLUGS)}"
+            f"{shown(name)!r} is neither a track file nor a preset; presets: "
+            f"{', '.join(PRESET_SLUGS)}"
         )
     if tileset is not None:
         track = replace(track, tileset=Path(tileset))
@@ -216,18 +224,21 @@ def cmd_next(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    output_path(args.output, overwrite=args.force, suffixes=(".toml",))
     track = resolve_track(args.track, args.tileset)
     path = save_track(track, args.output, overwrite=args.force)
-    _emit(args, {"written": str(path)}, f"Wrote {path}")
+    _emit(args, {"written": str(path)}, f"Wrote {shown(path, 4200)}")
     return EXIT_OK
 
 
 def cmd_render(args: argparse.Namespace) -> int:
     from trackkit.render import render_to_file  # Plotly and drawsvg load only when drawing
 
+    # checked here too: render_to_file does not guard against pipes and unusable names
+    output_path(args.output, overwrite=args.force, suffixes=(".svg", ".html"))
     track = resolve_track(args.track, args.tileset)
     path = render_to_file(track, args.output, overwrite=args.force)
-    _emit(args, {"written": str(path)}, f"Wrote {path}")
+    _emit(args, {"written": str(path)}, f"Wrote {shown(path, 4200)}")
     return EXIT_OK
 
 
@@ -250,10 +261,11 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
     from trackkit.race.content import load_content
     from trackkit.race.setup import RaceOptions
 
-    def names(text: str | None) -> tuple[str | int, ...]:
-        if not text:
+    def names(text: str | None) -> tuple[str, ...]:
+        # names, prefixes and numbers are resolved by the library (RaceOptions)
+        if text is None:
             return ()
-        return tuple(int(n) if n.strip().isdigit() else n.strip() for n in text.split(","))
+        return tuple(n.strip() for n in text.split(","))
 
     return RaceOptions(
         players=players if players is not None else args.players,
@@ -385,10 +397,10 @@ def cmd_exact(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _one_name(text: str | None) -> str | int | None:
-    if text is None:
-        return None
-    return int(text) if text.isdigit() else text
+def _one_name(text: str | None) -> str | None:
+    """A ``--character``/``--advantage`` as typed: the library resolves names, prefixes and
+    numbers and refuses empty or ambiguous ones."""
+    return text
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -452,42 +464,49 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # --- parser ----------------------------------------------------------------------------
 
 
-def _players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 2 <= value <= 8:
-        raise argparse.ArgumentTypeError(f"the building rule is for 2 to 8 players, not {value}")
-    return value
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+MAX_SEED = 2**64  # seeds feed numpy's SeedSequence; 64 bits is more than enough
+MAX_WORKERS = 64
+MAX_BENCH_RACES = 1_000_000
+MAX_BENCH_REPEAT = 20
 
 
 def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A whole number in ASCII digits (``int`` would also take "١٢" and "1_000")."""
+    stripped = text.strip()
+    if not _WHOLE.fullmatch(stripped):
+        raise argparse.ArgumentTypeError(f"{shown(text, 40)!r} is not a whole number")
+    if len(stripped) > 4000:  # int() refuses 4,300 digits
+        raise argparse.ArgumentTypeError(f"{shown(text, 40)} is far too large")
+    return int(stripped)
 
 
-def _positive(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _bounded(low: int, high: int, rule: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``; ``rule`` says the range
+    in words, with ``{low}`` and ``{high}``."""
+
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if not low <= value <= high:
+            said = rule.format(low=f"{low:,}", high=f"{high:,}")
+            raise argparse.ArgumentTypeError(f"{said}, not {shown(f'{value:,}', 60)}")
+        return value
+
+    return parse
 
 
-def _non_negative(text: str) -> int:
-    value = _whole(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+_players = _bounded(2, 8, "the building rule is for {low} to {high} players")
+_race_players = _bounded(1, 8, "a race has {low} to {high} players")
+_seed = _bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {high} (2**64 - 1)")
+_workers = _bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
+_bench_races = _bounded(1, MAX_BENCH_RACES, "the benchmark runs {low} to {high} races")
+_bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {high} times")
 
 
-def _race_players(text: str) -> int:
-    value = _whole(text)
-    if not 1 <= value <= 8:
-        raise argparse.ArgumentTypeError(f"a race has 1 to 8 players, not {value}")
-    return value
+def _races(text: str) -> int:
+    from trackkit.race.montecarlo import MAX_RACES
+
+    return _bounded(1, MAX_RACES, "races run from {low} to {high}")(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -538,13 +557,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--deck", choices=["finite", "infinite"], default="finite")
         p.add_argument("--no-encounters", action="store_true", help="skip encounters")
         p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
-        p.add_argument("--seed", type=_non_negative, default=0)
+        p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
 
     p = command("simulate", cmd_simulate, "Monte Carlo: race length, fairness, congestion")
     track_argument(p)
     race_arguments(p)
-    p.add_argument("--races", type=_positive, default=10_000)
-    p.add_argument("--workers", type=_positive, default=1)
+    p.add_argument("--races", type=_races, default=10_000)
+    p.add_argument("--workers", type=_workers, default=1, help=f"1 to {MAX_WORKERS}")
     p = command("race", cmd_race, "play one race and print it turn by turn")
     track_argument(p)
     race_arguments(p)
@@ -558,10 +577,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("track", nargs="*", help="track files to compare with the presets")
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
     race_arguments(p)
-    p.add_argument("--races", type=_positive, default=10_000)
+    p.add_argument("--races", type=_races, default=10_000)
     p = command("bench", cmd_bench, "the standard speed benchmark")
-    p.add_argument("--races", type=_positive, default=20_000)
-    p.add_argument("--repeat", type=_positive, default=5)
+    p.add_argument("--races", type=_bench_races, default=20_000)
+    p.add_argument("--repeat", type=_bench_repeat, default=5)
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
@@ -574,10 +593,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except TrackkitError as error:
-        print(f"trackkit: error: {error}", file=sys.stderr)
+        # one line, whatever a path or a name in the message holds
+        print(f"trackkit: error: {shown(error, 2000)}", file=sys.stderr)
         return EXIT_UNUSABLE
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("trackkit: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ walked from the side it is entered by.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -21,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from trackkit.datafile import check_folder, files_in, read_toml, validated
 from trackkit.errors import TileFileError
 from trackkit.geometry import Side, edge_middle, rotate_cell
 from trackkit.terrain import Terrain
@@ -226,32 +226,7 @@ class _TileSetSpec(BaseModel):
     provenance: str = Field(min_length=1)
 
 
-def _field_name(loc: tuple[Any, ...]) -> str:
-    """pydantic's location ('squares', 2, 'terrain') as 'squares[2].terrain'."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _first_validation_problem(error: ValidationError) -> tuple[str, str]:
-    detail = sorted(error.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
-    problem = detail["msg"]
-    if detail["type"] == "extra_forbidden":
-        problem = "unknown field (check its spelling against tiles/README.md)"
-    elif detail["type"] == "missing":
-        problem = "required field is missing"
-    return _field_name(tuple(detail["loc"])), problem
-
-
-def _read_toml(path: Path, error: type[TileFileError]) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise error(str(path), None, f"cannot be read ({exc.strerror or exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise error(str(path), None, f"is not valid TOML: {exc}") from None
+_TILE_HINTS = {"extra_forbidden": "unknown field (check its spelling against tiles/README.md)"}
 
 
 def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
@@ -259,11 +234,7 @@ def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
 
     Raises :class:`TileFileError` naming ``source``, the field and the problem.
     """
-    try:
-        spec = _TileSpec.model_validate(data)
-    except ValidationError as exc:
-        field, problem = _first_validation_problem(exc)
-        raise TileFileError(source, field, problem) from None
+    spec = validated(_TileSpec, data, source, TileFileError, _TILE_HINTS)
 
     def fail(field: str, problem: str) -> TileFileError:
         return TileFileError(source, field, problem)
@@ -408,24 +379,26 @@ def bundled_tiles_folder() -> Path:
 
 
 def _load_folder(folder: Path) -> TileSet:
-    if not folder.is_dir():
-        raise TileFileError(str(folder), None, "is not a folder holding a tile set")
+    folder = check_folder(folder, TileFileError, "a tile set")
     header_path = folder / TILESET_FILE
-    if not header_path.is_file():
-        raise TileFileError(
-            str(folder), None, f"has no {TILESET_FILE} (name, grid, provenance of the set)"
-        )
-    try:
-        header = _TileSetSpec.model_validate(_read_toml(header_path, TileFileError))
-    except ValidationError as exc:
-        field, problem = _first_validation_problem(exc)
-        raise TileFileError(str(header_path), field, problem) from None
+    header = validated(
+        _TileSetSpec,
+        read_toml(
+            header_path,
+            TileFileError,
+            missing=f"no such file; a tile set folder holds {TILESET_FILE} (name, grid, "
+            "provenance of the set) and one TOML file per tile",
+        ),
+        str(header_path),
+        TileFileError,
+        _TILE_HINTS,
+    )
 
     tiles: dict[int, Tile] = {}
-    for path in sorted(folder.glob("*.toml")):
+    for path in files_in(folder, ".toml", TileFileError):
         if path.name == TILESET_FILE:
             continue
-        tile = parse_tile(_read_toml(path, TileFileError), grid=header.grid, source=str(path))
+        tile = parse_tile(read_toml(path, TileFileError), grid=header.grid, source=str(path))
         if tile.number in tiles:
             raise TileFileError(
                 str(path),

@@ -17,20 +17,21 @@ validator's business, so a track with an unknown tile or a bad rotation still lo
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from trackkit.errors import TrackFileError, TrackkitError
+from trackkit.datafile import output_path, parse_toml, read_toml, validated, write_text
+from trackkit.errors import TrackFileError
 from trackkit.tiles import TileSet, load_tileset
 
 # Far more room than ten tiles need; keeps a typo like x = 100000 from drawing nonsense.
 MAX_COORDINATE = 1000
 MAX_PLACEMENTS = 100
+MAX_PATH = 4096  # the longest path Linux accepts
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,11 @@ class Track:
         if self.tileset is not None:
             folder = self.tileset
             if relative_to is not None:
-                folder = Path(os.path.relpath(folder.resolve(), relative_to.resolve()))
+                # lexical, not resolve(): a symlink loop or an over-long name must not
+                # stop a track from being saved
+                folder = Path(
+                    os.path.relpath(os.path.abspath(folder), os.path.abspath(relative_to))
+                )
             data["tileset"] = folder.as_posix()
         data["placements"] = [
             {"tile": p.tile, "x": p.x, "y": p.y, "rotation": p.rotation} for p in self.placements
@@ -113,9 +118,9 @@ class _PlacementSpec(BaseModel):
 
 class _TrackSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: StrictStr = Field(min_length=1, max_length=200)
-    description: StrictStr = ""
-    tileset: StrictStr | None = None
+    name: StrictStr = Field(min_length=1, max_length=200, pattern=r"^[^\r\n]*$")
+    description: StrictStr = Field(default="", max_length=10_000)
+    tileset: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_PATH)
     placements: list[_PlacementSpec] = Field(default_factory=list, max_length=MAX_PLACEMENTS)
 
 
@@ -126,6 +131,7 @@ _HINTS = {
     "int_type": "must be a whole number",
     "string_type": "must be text in quotes",
     "list_type": "must be a list of [[placements]] tables",
+    "string_pattern_mismatch": "must be one line of text",
 }
 
 
@@ -135,13 +141,11 @@ def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) 
     ``base`` is the folder a relative ``tileset`` path is taken from. Raises
     :class:`TrackFileError` naming ``source``, the field and the problem.
     """
-    try:
-        spec = _TrackSpec.model_validate(data)
-    except ValidationError as exc:
-        detail = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
-        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
-        problem = _HINTS.get(detail["type"], detail["msg"])
-        raise TrackFileError(source, loc.lstrip("."), problem) from None
+    spec = validated(_TrackSpec, data, source, TrackFileError, _HINTS)
+    if spec.tileset is not None and "\x00" in spec.tileset:
+        raise TrackFileError(
+            source, "tileset", "holds a NUL byte, which no folder name can hold; fix the path"
+        )
     tileset = None
     if spec.tileset is not None:
         tileset = Path(spec.tileset)
@@ -157,34 +161,16 @@ def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) 
 
 def parse_track_toml(text: str, *, source: str, base: Path | None = None) -> Track:
     """Parse a track file's text (an upload, a URL parameter) into a :class:`Track`."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TrackFileError(source, None, f"is not valid TOML: {exc}") from None
-    return parse_track(data, source=source, base=base)
+    return parse_track(parse_toml(text, source, TrackFileError), source=source, base=base)
 
 
 def load_track(path: str | Path) -> Track:
     """Read a track file. Raises :class:`TrackFileError` if it cannot be used."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TrackFileError(str(path), None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TrackFileError(str(path), None, f"cannot be read ({exc})") from None
-    return parse_track_toml(text, source=str(path), base=path.parent)
+    data = read_toml(path, TrackFileError)
+    return parse_track(data, source=str(path), base=Path(path).parent)
 
 
 def save_track(track: Track, path: str | Path, *, overwrite: bool = False) -> Path:
     """Write ``track`` to ``path`` as TOML; never replaces an existing file unless asked."""
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise TrackkitError(f"{path}: already exists; choose another name or pass --force")
-    if path.suffix != ".toml":
-        raise TrackkitError(f"{path}: a track file ends in .toml")
-    try:
-        path.write_text(track.to_toml(relative_to=path.parent), encoding="utf-8")
-    except OSError as exc:
-        raise TrackkitError(f"{path}: cannot be written ({exc.strerror or exc})") from None
-    return path
+    path = output_path(path, overwrite=overwrite, suffixes=(".toml",))
+    return write_text(path, track.to_toml(relative_to=path.parent))

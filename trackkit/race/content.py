@@ -10,7 +10,6 @@ card, character or advantage) that the compiled race engine reads.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -19,9 +18,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from trackkit.errors import TrackkitError
+from trackkit.datafile import check_folder, read_toml, validated
+from trackkit.errors import ContentFileError
 from trackkit.terrain import Terrain
 
 CHARACTERISTICS: tuple[str, ...] = ("strength", "agility", "sympathy", "magic")
@@ -247,31 +247,33 @@ def _terrain_index(name: str | None) -> int:
     return TERRAINS.index(name) if name is not None else -1
 
 
+_CONTENT_HINTS = {
+    "extra_forbidden": "unknown field (check its spelling against the README, 'Game content')"
+}
+CONTENT_FILES = ("deck.toml", "characters.toml", "advantages.toml")
+# Fewer cards than this cannot deal two players a hand each and keep a pile to draw from.
+MIN_DECK = 20
+
+
 def _load(path: Path, model: type[BaseModel]) -> Any:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise TrackkitError(
-            f"{path}: missing; a content folder holds deck.toml, "
-            "characters.toml and advantages.toml"
-        ) from None
-    except OSError as exc:
-        raise TrackkitError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TrackkitError(f"{path}: is not valid TOML: {exc}") from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        # a misspelt field shows up as one unknown and one missing: name the misspelling
-        detail = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
-        field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
-        message = detail["msg"].removeprefix("Value error, ")
-        if detail["type"] == "extra_forbidden":
-            message = "unknown field (check its spelling against the README, 'Game content')"
-        elif detail["type"] == "missing":
-            message = "required field is missing"
-        raise TrackkitError(f"{path}: {field.lstrip('.')}: {message}") from None
+    missing = "missing; a content folder holds deck.toml, characters.toml and advantages.toml"
+    data = read_toml(path, ContentFileError, missing=missing)
+    return validated(model, data, str(path), ContentFileError, _CONTENT_HINTS)
+
+
+def _unique_names(path: Path, kind: str, names: list[str]) -> None:
+    """Names pick characters and advantages on the command line: two alike cannot be told
+    apart."""
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        key = name.strip().casefold()
+        if key in seen:
+            raise ContentFileError(
+                str(path),
+                f"{kind}[{index}].name",
+                f"{name!r} is also the name of {kind}[{seen[key]}]; give each a different name",
+            )
+        seen[key] = index
 
 
 def load_content(folder: str | Path | None = None) -> Content:
@@ -288,11 +290,14 @@ def _bundled_content() -> Content:
 
 
 def _load_folder(folder: Path) -> Content:
-    if not folder.is_dir():
-        raise TrackkitError(f"{folder}: is not a content folder")
+    folder = check_folder(
+        folder, ContentFileError, "game content (" + ", ".join(CONTENT_FILES) + ")"
+    )
     deck = _load(folder / "deck.toml", _DeckSpec)
     characters = _load(folder / "characters.toml", _CharactersSpec)
     advantages = _load(folder / "advantages.toml", _AdvantagesSpec)
+    _unique_names(folder / "characters.toml", "characters", [c.name for c in characters.characters])
+    _unique_names(folder / "advantages.toml", "advantages", [a.name for a in advantages.advantages])
 
     cards: list[Card] = []
     rows = []
@@ -321,8 +326,13 @@ def _load_folder(folder: Path) -> Content:
                     int(spec.arrow),
                 ]
             )
-    if len(rows) < 20:
-        raise TrackkitError(f"{folder / 'deck.toml'}: {len(rows)} cards are too few for a race")
+    if len(rows) < MIN_DECK:
+        raise ContentFileError(
+            str(folder / "deck.toml"),
+            "cards",
+            f"{len(rows)} cards are too few for a race; a deck holds at least {MIN_DECK} "
+            "(count each number a card lists as one card)",
+        )
     character_rows = [
         [
             c.strength,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
-from trackkit.errors import TrackkitError
+from trackkit.errors import TrackkitError, shown
 from trackkit.graph import TrackGraph, compose
 from trackkit.race.content import TERRAINS, Content, load_content
 from trackkit.race.policies import POLICIES
+from trackkit.race.rules import HAND_SIZE
 from trackkit.race.state import (
     LOG_FIELDS,
     MAX_ARTEFACTS,
@@ -25,6 +27,7 @@ from trackkit.track import Track
 from trackkit.validate import validate
 
 MAX_PLAYERS = 8
+_INDEX = re.compile(r"[0-9]+")
 DeckModel = Literal["finite", "infinite"]
 
 
@@ -47,6 +50,17 @@ class RaceOptions:
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        """Refuse options no race can be played with, each with what to change.
+
+        A finite deck must sustain the race: it holds at least two hands per player
+        (``players × 2 × HAND_SIZE`` cards), a hand each and as many again to draw from.
+        With fewer, the deal itself leaves players short and the race would stall or
+        measure a different game, so it is refused (the infinite deck never runs out).
+        Above that, a draw from an empty pile (every card in a hand or active) draws
+        nothing, as when the rulebook's pile is exhausted.
+        """
+        if isinstance(self.players, bool) or not isinstance(self.players, int | np.integer):
+            raise TrackkitError(f"players is a whole number, not {self.players!r}")
         if not 1 <= self.players <= MAX_PLAYERS:
             raise TrackkitError(f"a race has 1 to {MAX_PLAYERS} players, not {self.players}")
         if self.deck not in ("finite", "infinite"):
@@ -64,6 +78,7 @@ class RaceOptions:
             ("characters", self.characters, self.content.character_names),
             ("advantages", self.advantages, self.content.advantage_names),
         ):
+            indices = [_index(kind, item, names) for item in chosen]
             if chosen and len(chosen) != self.players:
                 raise TrackkitError(
                     f"{len(chosen)} {kind} given for {self.players} players; give one each "
@@ -73,9 +88,18 @@ class RaceOptions:
                 raise TrackkitError(
                     f"the content has {len(names)} {kind} for {self.players} players"
                 )
-            indices = [_index(kind, item, names) for item in chosen]
             if len(set(indices)) != len(indices):
-                raise TrackkitError(f"each player needs different {kind}; {list(chosen)} repeats")
+                chosen_names = ", ".join(names[i] for i in indices)
+                raise TrackkitError(f"each player needs different {kind}; {chosen_names} repeats")
+        cards = int(self.content.cards.shape[0])
+        needed = self.players * 2 * HAND_SIZE
+        if self.deck == "finite" and cards < needed:
+            raise TrackkitError(
+                f"the deck in {self.content.folder} has {cards} cards; a race of "
+                f"{self.players} players needs at least {needed} (a hand of {HAND_SIZE} each "
+                "and as many again to draw from). Add cards, race fewer players, or use the "
+                "infinite deck"
+            )
 
     def policy_codes(self) -> np.ndarray:
         chosen = self.policies or (self.policy,) * self.players
@@ -91,18 +115,57 @@ class RaceOptions:
 
 
 def _index(kind: str, item: str | int, names: tuple[str, ...]) -> int:
-    if isinstance(item, int) and 0 <= item < len(names):
-        return item
-    if isinstance(item, str):
-        for i, name in enumerate(names):
-            if name.lower() == item.lower() or name.lower().startswith(item.lower()):
-                return i
-    raise TrackkitError(f"unknown {kind[:-1]} {item!r}; the {kind} are: {', '.join(names)}")
+    """Which of ``names`` ``item`` picks: a name, an unambiguous prefix of one (any case),
+    or a 0-based index (an int, or ASCII digits: ``str.isdigit`` would take "²").
+
+    >>> _index("characters", "fu", ("Flamm", "Troll", "Fulmergh"))
+    2
+    """
+    singular = kind[:-1]
+    # names may hold commas ("Flamm, swamp dragon"): list them with semicolons
+    listing = "; ".join(f"{i} {name}" for i, name in enumerate(names))
+    if isinstance(item, int | np.integer) and not isinstance(item, bool):
+        if 0 <= item < len(names):
+            return int(item)
+        raise TrackkitError(
+            f"there is no {singular} number {shown(item, 40)}; they run 0 to {len(names) - 1}: "
+            f"{listing}"
+        )
+    if not isinstance(item, str):
+        raise TrackkitError(f"a {singular} is a name or a number, not {shown(repr(item))}")
+    text = item.strip()
+    if not text:
+        raise TrackkitError(
+            f"an empty {singular} name; write a name, the start of one or a number: {listing}"
+        )
+    wanted = text.casefold()
+    folded = [name.strip().casefold() for name in names]
+    if wanted in folded:
+        return folded.index(wanted)
+    if _INDEX.fullmatch(text):
+        # a number of thousands of digits is out of range without converting it
+        if len(text) < 10 and int(text) < len(names):
+            return int(text)
+        raise TrackkitError(
+            f"there is no {singular} number {shown(text, 40)}; they run 0 to {len(names) - 1}: "
+            f"{listing}"
+        )
+    matches = [i for i, name in enumerate(folded) if name.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise TrackkitError(
+            f"{shown(text)!r} could be any of "
+            + " or ".join(repr(names[i]) for i in matches)
+            + "; write more of the name"
+        )
+    raise TrackkitError(f"unknown {singular} {shown(text)!r}; the {kind} are: {listing}")
 
 
 def _indices(
     kind: str, chosen: tuple[str | int, ...], names: tuple[str, ...], n: int
 ) -> np.ndarray:
+    """One index per player (see :func:`_index`), or -1 each to deal at random."""
     if not chosen:
         return np.full(n, -1, dtype=np.int64)
     return np.array([_index(kind, item, names) for item in chosen], dtype=np.int64)
