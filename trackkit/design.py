@@ -1,11 +1,14 @@
 """A track being designed: placing, undo and redo, and sharing it as text in a link.
 
 The app keeps one :class:`Design` per user; everything here is plain library code, so a
-Python user can script the same steps.
+Python user can script the same steps. The history holds whole tracks, so every change
+(a placement, clearing the table, opening a preset or a file, renaming) can be undone.
 
 >>> design = Design.empty().place(Placement(1, 0, 0, 0))
 >>> design.undo().track.placements
 ()
+>>> design.clear().undo() == design.clear().undo().redo().undo()
+True
 >>> decode_track(encode_track(design.track)) == design.track
 True
 """
@@ -13,48 +16,80 @@ True
 from __future__ import annotations
 
 import base64
+import os
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from trackkit.building import NextPlacement, next_placements
 from trackkit.errors import TrackFileError
 from trackkit.problems import Problem
-from trackkit.tiles import TileSet
+from trackkit.tiles import TileSet, bundled_tiles_folder
 from trackkit.track import Placement, Track, parse_track_toml
 from trackkit.validate import validate
 
 MAX_LINK_TEXT = 4000
+MAX_HISTORY = 200  # earlier tracks kept for undo: a whole session of editing, bounded memory
+MAX_UPLOAD_BYTES = 1024 * 1024  # a ten-tile track file is about 1 KB
 
 
 @dataclass(frozen=True)
 class Design:
-    """A track plus the placements undone (for redo)."""
+    """A track with the tracks before it (for undo) and after it (for redo).
+
+    Every edit records the whole previous track, so undo brings back anything an edit
+    replaced: a cleared table, a design replaced by a preset or a file.
+    """
 
     track: Track
-    undone: tuple[Placement, ...] = ()
+    past: tuple[Track, ...] = ()
+    future: tuple[Track, ...] = ()
 
     @classmethod
     def empty(cls, name: str = "My track") -> Design:
         return cls(Track(name))
 
+    def edited(self, track: Track) -> Design:
+        """This design changed to ``track``, the current track kept for undo."""
+        if track == self.track:
+            return self
+        return Design(track, (*self.past, self.track)[-MAX_HISTORY:], ())
+
     def place(self, placement: Placement) -> Design:
-        return Design(self.track.placed(placement))
-
-    def undo(self) -> Design:
-        if not self.track.placements:
-            return self
-        return Design(self.track.without_last(), (self.track.placements[-1], *self.undone))
-
-    def redo(self) -> Design:
-        if not self.undone:
-            return self
-        return Design(self.track.placed(self.undone[0]), self.undone[1:])
+        return self.edited(self.track.placed(placement))
 
     def clear(self) -> Design:
-        return Design(replace(self.track, placements=()))
+        return self.edited(replace(self.track, placements=()))
+
+    def opened(self, track: Track) -> Design:
+        """Replace the design with ``track`` (a preset, a file, an empty table), undoably."""
+        return self.edited(track)
 
     def renamed(self, name: str) -> Design:
-        return Design(replace(self.track, name=name or "My track"), self.undone)
+        return self.edited(replace(self.track, name=name or "My track"))
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.past or self.track.placements)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.future)
+
+    def undo(self) -> Design:
+        """The track before the last edit; a design opened with no history (from a link, a
+        file) gives up its tiles one by one, last placed first."""
+        if self.past:
+            return Design(self.past[-1], self.past[:-1], (self.track, *self.future))
+        if self.track.placements:
+            return Design(self.track.without_last(), (), (self.track, *self.future))
+        return self
+
+    def redo(self) -> Design:
+        if not self.future:
+            return self
+        return Design(self.future[0], (*self.past, self.track)[-MAX_HISTORY:], self.future[1:])
 
 
 @dataclass(frozen=True)
@@ -90,13 +125,90 @@ def encode_track(track: Track) -> str:
     return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
-def decode_track(text: str) -> Track:
-    """The track in a shared link; :class:`TrackFileError` if the text is damaged."""
+def decode_track(text: str, allowed_tilesets: Iterable[str | Path] = ()) -> Track:
+    """The track in a shared link; :class:`TrackFileError` if the text is damaged or the
+    track names a tile set other than the bundled one or ``allowed_tilesets``."""
     if len(text) > MAX_LINK_TEXT:
         raise TrackFileError("link", None, "the track in this link is too long to be one")
     try:
+        # a link decompresses to at most a track file's size: a small link cannot expand
+        # into gigabytes
+        inflater = zlib.decompressobj()
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        toml = zlib.decompress(packed).decode("utf-8")
+        data = inflater.decompress(packed, MAX_UPLOAD_BYTES)
+        if inflater.unconsumed_tail:
+            raise TrackFileError("link", None, "the track in this link is too long to be one")
+        toml = data.decode("utf-8")
     except (ValueError, zlib.error, UnicodeDecodeError):
         raise TrackFileError("link", None, "the track in this link is damaged") from None
-    return parse_track_toml(toml, source="link")
+    return _parse_visitor_track(toml, "link", allowed_tilesets)
+
+
+def read_uploaded_track(
+    data: bytes, source: str, allowed_tilesets: Iterable[str | Path] = ()
+) -> Track:
+    """A track file someone uploaded (to a server): size, encoding and TOML checked, and only
+    the bundled tile set or ``allowed_tilesets`` accepted. Raises :class:`TrackFileError`."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise TrackFileError(
+            source,
+            None,
+            f"{len(data):,} bytes is too large for a track file "
+            f"(the limit is {MAX_UPLOAD_BYTES // 1024:,} KB; a ten-tile track is about 1 KB)",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TrackFileError(
+            source, None, "is not a text (TOML) file in UTF-8; save the track as a .toml file"
+        ) from None
+    return _parse_visitor_track(text, source, allowed_tilesets)
+
+
+def _parse_visitor_track(text: str, source: str, allowed_tilesets: Iterable[str | Path]) -> Track:
+    try:
+        track = parse_track_toml(text, source=source)
+    except RecursionError:
+        raise TrackFileError(
+            source, None, "is nested too deeply to be a track file (tables or lists inside lists)"
+        ) from None
+    return restrict_tileset(track, allowed_tilesets, source=source)
+
+
+def restrict_tileset(
+    track: Track, allowed: Iterable[str | Path] = (), *, source: str = "track"
+) -> Track:
+    """``track`` if it uses the bundled tile set or one of the ``allowed`` folders (named by
+    its path or its folder name), with the tile set resolved to that folder.
+
+    A server must not read folders a visitor names, so any other ``tileset`` is refused
+    with a :class:`TrackFileError` that neither repeats the name nor says whether such a
+    folder exists: only the names in ``allowed`` are compared, the file system is not.
+    """
+    if track.tileset is None:
+        return track
+    wanted = os.path.normpath(str(track.tileset))
+    folders = [Path(os.path.abspath(folder)) for folder in allowed]
+    for folder in folders:
+        if wanted in (os.path.normpath(str(folder)), folder.name):
+            return replace(track, tileset=folder)
+    if wanted == os.path.normpath(str(bundled_tiles_folder())):
+        return replace(track, tileset=None)
+    offered = "the bundled tile set" + "".join(f", '{f.name}'" for f in folders)
+    raise TrackFileError(
+        source,
+        "tileset",
+        f"this app offers only {offered}; a track may not name another tile set folder. "
+        "Remove the tileset line to use the bundled tiles.",
+    )
+
+
+__all__ = [
+    "Design",
+    "PlacementCheck",
+    "check_placement",
+    "decode_track",
+    "encode_track",
+    "read_uploaded_track",
+    "restrict_tileset",
+]

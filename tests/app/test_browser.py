@@ -15,9 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
+
+from trackkit.design import decode_track, encode_track
+from trackkit.presets import load_preset
+from trackkit.track import Placement, Track
 
 ROOT = Path(__file__).resolve().parents[2]
+NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]
+HEADINGS = {
+    "Design": "Design a track",
+    "Race": "Race",
+    "Compare": "Compare tracks",
+    "Tiles": "Tiles",
+}
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
@@ -145,3 +156,151 @@ def test_build_a_track_by_clicking_and_race_it(page: Page, tmp_path: Path) -> No
     page.screenshot(path=str(tmp_path / "race.png"), full_page=True)
     body = page.locator("body").inner_text()
     assert "95% interval" in body and "Win rate by character" in page.content()
+
+
+def _no_traceback(page: Page) -> None:
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    assert "Traceback" not in page.locator("body").inner_text()
+
+
+def _visit_every_page(page: Page) -> None:
+    """Each page opens and shows its title, with no exception, in the same session."""
+    for link, heading in HEADINGS.items():
+        page.get_by_role("link", name=link, exact=True).click()
+        page.get_by_role("heading", name=heading, exact=True).wait_for()
+        page.wait_for_load_state("networkidle")
+        _no_traceback(page)
+
+
+def _linked_tiles(page: Page) -> tuple[int, ...]:
+    """The tiles of the track in the address bar."""
+    query = page.url.partition("?")[2]
+    shared = dict(p.partition("=")[::2] for p in query.split("&") if p).get("track")
+    return decode_track(shared).tiles if shared else ()
+
+
+def _wait_for_linked_tiles(page: Page, tiles: tuple[int, ...]) -> None:
+    for _ in range(100):
+        if _linked_tiles(page) == tiles:
+            return
+        page.wait_for_timeout(100)
+    assert _linked_tiles(page) == tiles
+
+
+def _upload(page: Page, name: str, data: bytes) -> None:
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(
+        files=[{"name": name, "mimeType": "application/toml", "buffer": data}]
+    )
+    page.get_by_text(name).first.wait_for()
+    _settle(page)
+    button = page.get_by_role("button", name="Open file")
+    expect(button).to_be_enabled()
+    button.click()
+
+
+def _settle(page: Page) -> None:
+    """Wait until the app has finished running (its "Running…" indicator is gone)."""
+    page.wait_for_timeout(200)
+    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0, timeout=120_000)
+
+
+def test_hostile_links_and_uploads_are_refused_and_every_page_still_works(
+    page: Page, app_url: str, tmp_path: Path
+) -> None:
+    # a link whose TOML nests a thousand lists: a message, then every page works
+    page.goto(f"{app_url}/?track={NESTED_LINK}")
+    page.get_by_text("The shared link could not be opened").wait_for()
+    assert "nest" in page.locator("[data-testid='stAlert']").first.inner_text()
+    _no_traceback(page)
+    _visit_every_page(page)
+    # a link naming a server folder: refused without saying anything about the folder
+    spy = Track("spy", (Placement(1, 0, 0),), tileset=Path("/etc"))
+    page.goto(f"{app_url}/?track={encode_track(spy)}")
+    page.get_by_text("offers only the bundled tile set").wait_for()
+    assert "/etc" not in page.locator("body").inner_text()
+    _visit_every_page(page)
+    # the same two as uploaded files, on the Design page
+    page.get_by_role("link", name="Design", exact=True).click()
+    _upload(page, "nested.toml", b"x = " + b"[" * 1000 + b"]" * 1000)
+    page.get_by_text("nested.toml: nests").wait_for()
+    _upload(page, "spy.toml", b'name = "spy"\ntileset = "/etc"\n')
+    page.get_by_text("offers only the bundled tile set").wait_for()
+    assert "/etc" not in page.locator("body").inner_text()
+    page.screenshot(path=str(tmp_path / "refused.png"), full_page=True)
+    _visit_every_page(page)
+
+
+def test_the_address_keeps_the_design_across_pages_reload_and_history(
+    page: Page, app_url: str
+) -> None:
+    page.get_by_role("link", name="Design", exact=True).click()
+    page.get_by_role("button", name="Place next tile").click()
+    page.get_by_text("No problem so far").wait_for()
+    _wait_for_linked_tiles(page, (1,))
+    page.get_by_text("7 · straight").click()
+    page.get_by_text("Tile 7 fits at").wait_for()
+    page.get_by_role("button", name="Place next tile").click()
+    _wait_for_linked_tiles(page, (1, 7))
+    # Back steps to the address before tile 7 was placed, and the design follows it
+    page.go_back()
+    _wait_for_linked_tiles(page, (1,))
+    page.get_by_text("No problem so far").wait_for()
+    expect(page.get_by_text("7 · straight")).to_be_visible()  # tile 7 is back in the palette
+    page.go_forward()
+    _wait_for_linked_tiles(page, (1, 7))
+    page.get_by_text("fits at").first.wait_for()
+    expect(page.get_by_text("7 · straight")).to_have_count(0)
+    # every page keeps the design in the address
+    for link in ("Tiles", "Race", "Compare", "Design"):
+        page.get_by_role("link", name=link, exact=True).click()
+        page.get_by_role("heading", name=HEADINGS[link], exact=True).wait_for()
+        _wait_for_linked_tiles(page, (1, 7))
+    page.reload()
+    page.get_by_role("heading", name="Design a track").wait_for()
+    page.get_by_text("fits at").first.wait_for()
+    _wait_for_linked_tiles(page, (1, 7))
+    # Back and Forward between pages: the page shown matches the address
+    page.get_by_role("link", name="Tiles", exact=True).click()
+    page.get_by_role("heading", name="Tiles", exact=True).wait_for()
+    page.go_back()
+    page.get_by_role("heading", name="Design a track").wait_for()
+    _wait_for_linked_tiles(page, (1, 7))
+    assert "/tiles" not in page.url
+    page.go_forward()
+    page.get_by_role("heading", name="Tiles", exact=True).wait_for()
+    assert "/tiles" in page.url
+    _wait_for_linked_tiles(page, (1, 7))
+    _no_traceback(page)
+
+
+def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
+    page.get_by_role("link", name="Design", exact=True).click()
+    page.get_by_role("heading", name="Design a track").wait_for()
+    page.get_by_role("button", name="Place next tile").click()
+    _wait_for_linked_tiles(page, (1,))
+    mine = (1,)
+    undo = page.get_by_role("button", name="Undo", exact=True)
+
+    page.get_by_role("button", name="Clear", exact=True).click()
+    _wait_for_linked_tiles(page, ())
+    undo.click()
+    _wait_for_linked_tiles(page, mine)
+
+    page.get_by_text("Start from…").click()
+    page.get_by_role("button", name="Open preset").click()
+    _wait_for_linked_tiles(page, load_preset("first-run").tiles)
+    undo.click()
+    _wait_for_linked_tiles(page, mine)
+
+    page.get_by_role("button", name="Empty table").click()
+    _wait_for_linked_tiles(page, ())
+    undo.click()
+    _wait_for_linked_tiles(page, mine)
+
+    _upload(page, "forest.toml", load_preset("forest-run").to_toml().encode())
+    _wait_for_linked_tiles(page, load_preset("forest-run").tiles)
+    undo.click()
+    _wait_for_linked_tiles(page, mine)
+    page.get_by_role("button", name="Redo", exact=True).click()
+    _wait_for_linked_tiles(page, load_preset("forest-run").tiles)
+    _no_traceback(page)

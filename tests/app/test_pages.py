@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from trackkit.design import Design, encode_track
+from trackkit.design import encode_track
 from trackkit.presets import load_preset
 from trackkit.track import Placement, Track
 
@@ -47,7 +47,7 @@ def test_placing_tiles_updates_the_validation() -> None:
 
 def test_undo_redo_clear() -> None:
     at = page("design_page")
-    at.session_state.design = Design(load_preset("first-run"))
+    at.query_params["track"] = encode_track(load_preset("first-run"))
     at.run()
     button(at, "Undo").click().run()
     assert at.session_state.design.track.tiles == (1, 10, 7)
@@ -61,7 +61,7 @@ def test_undo_redo_clear() -> None:
 def test_a_broken_design_is_explained() -> None:
     at = page("design_page")
     broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
-    at.session_state.design = Design(broken)
+    at.query_params["track"] = encode_track(broken)
     at.run()
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
@@ -71,7 +71,7 @@ def test_a_broken_design_is_explained() -> None:
 
 def test_a_tile_that_cannot_go_next_is_explained() -> None:
     at = page("design_page")
-    at.session_state.design = Design(Track("t", (Placement(1, 0, 0),)))
+    at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
     at.select_slider[0].set_value(3).run()
     # under the rule for 3 players the finish cannot come yet
@@ -131,3 +131,27 @@ def test_tiles_gallery_shows_every_tile() -> None:
     assert not at.exception
     assert len(at.subheader) == 10
     assert sum("Reconstruction" in c.value for c in at.caption) == 10
+
+
+def test_a_link_naming_a_server_folder_is_refused_without_saying_what_is_there() -> None:
+    at = page("design_page")
+    spy = Track("spy", (Placement(1, 0, 0),), tileset=Path("/etc"))
+    at.query_params["track"] = encode_track(spy)
+    at.run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "offers only the bundled tile set" in errors
+    assert "/etc" not in errors and "passwd" not in errors
+    assert at.session_state.design.track.placements == ()
+    assert "track" not in at.query_params  # the address shows the design, not the bad link
+
+
+def test_a_deeply_nested_link_is_reported_not_a_crash() -> None:
+    at = page("design_page")
+    at.query_params["track"] = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"
+    at.run()
+    assert not at.exception
+    assert any("could not be opened" in e.value for e in at.error)
+    button(at, "Place next tile").click().run()
+    assert not at.exception
+    assert at.session_state.design.track.tiles == (1,)

@@ -1,62 +1,148 @@
-"""What the pages share: the design in the session, caches, and reading user files."""
+"""What the pages share: the design in the session, caches, and reading user files.
+
+Visitors reach a server, so what they send is checked here before any page uses it: a
+shared link or an uploaded track may use only the bundled tile set, or the tile-set
+folders the person running the server lists in ``TRACKKIT_APP_TILESETS`` (separated
+by ``:``, ``;`` on Windows).
+"""
 
 from __future__ import annotations
 
+import logging
+import os
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from trackkit.design import Design, decode_track, encode_track
+from trackkit.design import (
+    MAX_UPLOAD_BYTES,
+    Design,
+    decode_track,
+    encode_track,
+    read_uploaded_track,
+)
 from trackkit.errors import TrackkitError
 from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.tiles import TileSet, load_tileset
-from trackkit.track import Track, parse_track_toml
+from trackkit.track import Track
 from trackkit.validate import validate
 
 MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
-MAX_UPLOAD = 200_000  # bytes
+MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
+MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
+UPLOAD_HELP = f"A trackkit track file (.toml), up to {MAX_UPLOAD_MB} MB."
+TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
+
+log = logging.getLogger(__name__)
 
 
-def tiles() -> TileSet:
-    return load_tileset()
+def app_tilesets() -> tuple[Path, ...]:
+    """The tile-set folders the server's operator offers besides the bundled set."""
+    listed = os.environ.get(TILESETS_VARIABLE, "")
+    return tuple(Path(part) for part in listed.split(os.pathsep) if part.strip())
+
+
+def tiles(folder: Path | None = None) -> TileSet:
+    """The bundled tile set, or one of the operator's sets (``folder`` already checked)."""
+    return load_tileset() if folder is None else _operator_tileset(str(folder))
+
+
+@st.cache_resource(max_entries=8)
+def _operator_tileset(folder: str) -> TileSet:
+    return load_tileset(folder)
 
 
 def design() -> Design:
-    """The user's design, kept across reruns and pages; opened from a shared link once."""
-    if "design" not in st.session_state:
+    """The user's design, kept across reruns and pages.
+
+    The address bar and the design stay in step: a shared link opens its track, and when
+    the visitor moves through the browser's history (Back, Forward) or edits the address,
+    the design follows it as an edit that Undo takes back.
+    """
+    opening = "design" not in st.session_state
+    if opening:
         st.session_state.design = Design.empty()
-        shared = st.query_params.get("track")
-        if shared:
-            try:
-                st.session_state.design = Design(decode_track(shared))
-            except TrackkitError as error:
-                st.session_state.link_error = str(error)
+    current: Design = st.session_state.design
+    shared = st.query_params.get("track")
+    # A page switch drops the address's parameters (sync_address puts them back); only a
+    # new session or Back/Forward means the address holds what the visitor wants to see.
+    if (opening and shared) or (_history_navigation() and shared != _address(current)):
+        st.session_state.design = _follow_address(current, shared)
+        if st.session_state.design is current:
+            sync_address()  # an unusable link leaves the design and shows the design's own
     return st.session_state.design
+
+
+def _history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward button."""
+    ctx = get_script_run_ctx()  # Streamlit's run context: no public API says this yet
+    return bool(getattr(ctx, "is_history_navigation", False))
+
+
+def _address(current: Design) -> str | None:
+    track = current.track
+    if track.placements or track.name != Design.empty().track.name:
+        return encode_track(track)
+    return None
+
+
+def _follow_address(current: Design, shared: str | None) -> Design:
+    if not shared:
+        return current.opened(Design.empty().track)
+    try:
+        track = decode_track(shared, app_tilesets())
+    except TrackkitError as error:
+        st.session_state.link_error = str(error)
+        return current
+    except Exception:  # whatever a link holds, the visitor gets a message
+        log.exception("a shared link could not be opened")
+        st.session_state.link_error = "link: the track in this link cannot be read"
+        return current
+    if current == Design.empty():  # a link opened in a new session: no history to keep
+        return Design(track)
+    return current.opened(track)
+
+
+def show_link_error() -> None:
+    """Say once, on whichever page a link opened, why the link's track could not be used."""
+    if "link_error" in st.session_state:
+        st.error(
+            f"The shared link could not be opened: {st.session_state.pop('link_error')}. "
+            "Your design was not changed."
+        )
+
+
+def sync_address() -> None:
+    """Keep ``?track=`` in the address bar on every page, so a reload or a copied address
+    reopens the design."""
+    encoded = _address(st.session_state.get("design", Design.empty()))
+    if encoded is None:
+        if "track" in st.query_params:
+            del st.query_params["track"]
+    elif st.query_params.get("track") != encoded:
+        st.query_params["track"] = encoded
 
 
 def set_design(new: Design) -> None:
     st.session_state.design = new
     st.session_state.table_version = st.session_state.get("table_version", 0) + 1
-    if new.track.placements:
-        st.query_params["track"] = encode_track(new.track)
-    elif "track" in st.query_params:
-        del st.query_params["track"]
+    sync_address()
 
 
 def read_upload(upload: Any) -> Track | None:
     """A track from an uploaded file, or None with the reason shown."""
     if upload is None:
         return None
-    data = upload.getvalue()
-    if len(data) > MAX_UPLOAD:
-        st.error(f"{upload.name}: {len(data):,} bytes is too large for a track file.")
-        return None
+    name = str(getattr(upload, "name", "upload"))[:100]
     try:
-        return parse_track_toml(data.decode("utf-8"), source=upload.name)
-    except UnicodeDecodeError:
-        st.error(f"{upload.name}: is not a text (TOML) file.")
+        return read_uploaded_track(upload.getvalue(), name, app_tilesets())
     except TrackkitError as error:
         st.error(str(error))
+    except Exception:  # whatever a file holds, the visitor gets a message
+        log.exception("an upload could not be read")
+        st.error(f"{name}: cannot be read as a track file.")
     return None
 
 

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trackkit.app.common import design, pick_track, read_upload, set_design, tiles
+from trackkit.app.common import (
+    UPLOAD_HELP,
+    design,
+    pick_track,
+    read_upload,
+    set_design,
+    show_link_error,
+    tiles,
+)
 from trackkit.building import next_placements
 from trackkit.design import Design, check_placement, encode_track
 from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_figure
-from trackkit.track import Placement
+from trackkit.tiles import TileSet
+from trackkit.track import Placement, Track
 from trackkit.validate import validate
 
 ROTATIONS = [0, 90, 180, 270]
@@ -18,24 +27,25 @@ ROTATIONS = [0, 90, 180, 270]
 def page() -> None:
     st.title("Design a track")
     current = design()
-    tileset = tiles()
-    if "link_error" in st.session_state:
-        st.error(f"The shared link could not be opened: {st.session_state.pop('link_error')}")
+    tileset = tiles(current.track.tileset)
+    show_link_error()
 
     with st.expander("Start from…", expanded=not current.track.placements):
         left, middle, right = st.columns(3)
         if left.button("Empty table", width="stretch"):
-            set_design(Design.empty())
+            set_design(current.opened(Design.empty().track))
             st.rerun()
         slug = middle.selectbox("Preset", PRESET_SLUGS, format_func=lambda s: load_preset(s).name)
         if middle.button("Open preset", width="stretch"):
-            set_design(Design(load_preset(slug)))
+            set_design(current.opened(load_preset(slug)))
             st.rerun()
-        upload = right.file_uploader("Track file", type=["toml"], key="design-upload")
+        upload = right.file_uploader(
+            "Track file", type=["toml"], key="design-upload", help=UPLOAD_HELP
+        )
         if right.button("Open file", width="stretch", disabled=upload is None):
             track = read_upload(upload)
             if track is not None:
-                set_design(Design(track))
+                set_design(current.opened(track))
                 st.rerun()
 
     name = st.text_input("Track name", current.track.name)
@@ -110,10 +120,10 @@ def page() -> None:
             else:
                 st.session_state.explain = f"Tile {chosen} has no legal place next."
         a, b, c = st.columns(3)
-        if a.button("Undo", width="stretch", disabled=not track.placements):
+        if a.button("Undo", width="stretch", disabled=not current.can_undo):
             set_design(current.undo())
             st.rerun()
-        if b.button("Redo", width="stretch", disabled=not current.undone):
+        if b.button("Redo", width="stretch", disabled=not current.can_redo):
             set_design(current.redo())
             st.rerun()
         if c.button("Clear", width="stretch", disabled=not track.placements):
@@ -163,7 +173,7 @@ def page() -> None:
         if st.session_state.get("explain"):
             st.warning(st.session_state.pop("explain"))
 
-    _validation_panel(track, players)
+    _validation_panel(track, tileset, players)
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),
@@ -179,8 +189,7 @@ def page() -> None:
         )
 
 
-def _validation_panel(track, players) -> None:  # type: ignore[no-untyped-def]
-    tileset = tiles()
+def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
     finished = bool(track.placements) and track.placements[-1].tile == tileset.finish.number
     report = validate(track, tileset, players, partial=not finished)
     st.subheader("Validation")
