@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from trackkit.app import choices
 from trackkit.design import Design, encode_track
 from trackkit.presets import load_preset
+from trackkit.race.warmup import Warmup
 from trackkit.track import Track
 
 TIMEOUT = 300  # the first race of a run may wait for the engine to compile
@@ -146,3 +149,37 @@ def test_the_replay_moves_pawns_round_by_round() -> None:
     told = [line for m in at.markdown for line in m.value.splitlines() if line.startswith("- ")]
     assert told and not any(":m1" in line or " 1:" in line for line in told)
     assert any("tile " in line and " square " in line for line in told)
+
+
+class SlowWarmup(Warmup):
+    """A warm-up that ends after two seconds of waiting, having taken 42 s."""
+
+    def __init__(self, error: str | None = None) -> None:
+        super().__init__(started=0.0)
+        self.waits = 0
+        self.failure = error
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        if self.waits >= 2:
+            self.finished, self.error = 42.0, self.failure
+            self._done.set()
+        return self.done
+
+
+def test_a_race_waits_for_the_compile_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    warmup = SlowWarmup()
+    monkeypatch.setattr(choices, "start_warmup", lambda: warmup)
+    at = run_small_race(race_page(), seed=11)
+    assert warmup.waits == 2  # the page waited for the compile before racing
+    assert any("compiled in 42 s" in c.value for c in at.caption)
+    assert "Expected race length" in [m.label for m in at.metric]
+
+
+def test_a_failed_compile_is_explained_and_the_race_still_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(choices, "start_warmup", lambda: SlowWarmup("no compiler"))
+    at = run_small_race(race_page(), seed=12)
+    assert any("no compiler" in w.value and "takes minutes" in w.value for w in at.warning)
+    assert "Expected race length" in [m.label for m in at.metric]

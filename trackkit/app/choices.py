@@ -1,5 +1,5 @@
-"""What the Race and Compare pages share: settings kept across page switches, and the
-choice of the track to analyse."""
+"""What the Race and Compare pages share: settings kept across page switches, the choice
+of the track to analyse, and waiting for the race engine to compile."""
 
 from __future__ import annotations
 
@@ -10,12 +10,17 @@ import streamlit as st
 
 from trackkit.app.common import design, read_upload, tiles
 from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.race.warmup import start_warmup
 from trackkit.track import Track
 from trackkit.validate import validate
 
 CURRENT = "Current design"
 PRESET = "Preset"
 UPLOAD = "Upload a track file"
+
+# app.py imports the pages, and so this module, when the server runs its first session:
+# the engine starts compiling then, in a child process, long before anyone asks for a race
+start_warmup()
 
 
 def kept(widget: Callable[..., Any], label: str, key: str, default: Any, **options: Any) -> Any:
@@ -86,3 +91,21 @@ def choose_track(key: str) -> Track | None:
     if earlier is not None:  # the file chosen before a page switch emptied the uploader
         st.caption(f"Using {earlier.name}, uploaded earlier.")
     return earlier
+
+
+def wait_for_engine() -> None:
+    """Wait, saying so with the time elapsed, while the race engine compiles."""
+    warmup = start_warmup()
+    if warmup.done:
+        return
+    note = st.empty()
+    note.info(warmup.message(), icon=":material/hourglass_top:")
+    while not warmup.wait(timeout=1.0):
+        note.info(warmup.message(), icon=":material/hourglass_top:")
+    if warmup.error:  # the race compiles the engine itself (numba's own fallback)
+        note.warning(f"{warmup.error}. The first race compiles it now: this takes minutes.")
+    else:
+        note.caption(
+            f"The race engine was compiled in {warmup.elapsed:.0f} s; "
+            "later races on this machine start at once."
+        )

@@ -7,12 +7,11 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import current_design, kept
+from trackkit.app.choices import current_design, kept, wait_for_engine
 from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.race.compare import TrackFigures
 from trackkit.race.compare_cache import SolvedKey, compare_tracks_kept
 from trackkit.race.setup import RaceOptions
-from trackkit.race.warmup import start_warmup
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8
@@ -83,7 +82,7 @@ def page() -> None:
     cache = _runs()
     if st.button("Compare", type="primary") or key in cache:
         if key not in cache:
-            _wait_for_engine()
+            wait_for_engine()
             while len(cache) >= KEEP_RUNS:
                 cache.pop(next(iter(cache)))
             solved = _solved()
@@ -102,16 +101,6 @@ def page() -> None:
             )
             bar.empty()
         _show(cache[key])
-
-
-def _wait_for_engine() -> None:
-    warmup = start_warmup()
-    if warmup.done:
-        return
-    note = st.info(warmup.message(), icon=":material/hourglass_top:")
-    while not warmup.wait(timeout=1.0):
-        note.info(warmup.message(), icon=":material/hourglass_top:")
-    note.empty()
 
 
 def _show(rows: list[TrackFigures]) -> None:

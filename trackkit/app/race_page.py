@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import choose_track, kept
+from trackkit.app.choices import choose_track, kept, wait_for_engine
 from trackkit.app.common import MAX_RACES
 from trackkit.app.picture import picture_downloads
 from trackkit.errors import TrackkitError
@@ -18,17 +18,12 @@ from trackkit.race.montecarlo import SimulationResult, simulate
 from trackkit.race.record import RaceRecord, record_race
 from trackkit.race.replay import positions_by_round, readable, square_name
 from trackkit.race.setup import RaceOptions
-from trackkit.race.warmup import start_warmup
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, pawn_figure
 from trackkit.track import Track
 
 KEEP_RUNS = 32
 HEAT_UNIT = "turns ended here per race"
-
-# app.py imports the pages when the server runs its first session: compiling starts then,
-# in a child process, long before anyone asks for a race
-start_warmup()
 
 
 @st.cache_resource
@@ -114,8 +109,7 @@ def page() -> None:
     cache = _results()
     if st.button("Run races", type="primary") or key in cache:
         if key not in cache:
-            if not _engine_ready():
-                return
+            wait_for_engine()
             while len(cache) >= KEEP_RUNS:  # the oldest run goes first
                 cache.pop(next(iter(cache)))
             bar = st.progress(0.0, text="Racing…")
@@ -137,20 +131,6 @@ def page() -> None:
             cache[key] = (result, record)
         result, record = cache[key]
         _show(track, result, record)
-
-
-def _engine_ready() -> bool:
-    """Wait, saying so, while the race engine compiles; False if the wait was cut short."""
-    warmup = start_warmup()
-    if warmup.done:
-        return True
-    note = st.info(warmup.message(), icon=":material/hourglass_top:")
-    while not warmup.wait(timeout=1.0):
-        note.info(warmup.message(), icon=":material/hourglass_top:")
-    note.empty()
-    if warmup.error:  # the race compiles the engine itself (numba's own fallback)
-        st.warning(f"{warmup.error}. The first race compiles it now: this takes minutes.")
-    return True
 
 
 def _ordinal(n: int) -> str:
