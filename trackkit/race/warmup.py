@@ -37,11 +37,12 @@ def engine_compiled() -> bool:
 
 
 def _dispatchers() -> list[object]:
-    # Imported here: importing the engine is cheap, but this module is imported by the app
-    # at start-up and should stay light.
+    # The entry points Python calls: compiled, they hold everything they call. Imported
+    # here: importing the engine is cheap, but the app imports this module at start-up.
     from trackkit.race import engine, exact
 
-    return [engine.play_batch, engine.deal, engine.placings, exact._solve, exact._hand_tables]
+    entry_points = [getattr(engine, "play_batch", None), getattr(exact, "_solve", None)]
+    return [dispatcher for dispatcher in entry_points if dispatcher is not None]
 
 
 def _ready(dispatcher: object) -> bool:
