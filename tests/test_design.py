@@ -12,6 +12,7 @@ from trackkit.design import (
     MAX_HISTORY,
     MAX_UPLOAD_BYTES,
     Design,
+    check_placement,
     decode_track,
     encode_track,
     read_uploaded_track,
@@ -139,3 +140,17 @@ def test_an_upload_is_checked_like_a_link() -> None:
             read_uploaded_track(data, "mine.toml")
         assert str(caught.value).startswith("mine.toml")
         assert "/etc" not in str(caught.value)
+
+
+def test_a_refusal_lists_the_rules_then_where_the_tile_fits_as_its_own_paragraph(
+    tileset,  # type: ignore[no-untyped-def]
+) -> None:
+    start = Track("t", (Placement(1, 0, 0),))
+    check = check_placement(start, Placement(7, 5, 5, 0), tileset)
+    assert not check.allowed and check.suggestions
+    text = check.explain()
+    head, rules, fits = text.split("\n\n")
+    assert head.endswith("breaks a rule:")
+    assert all(line.startswith("- **") and line.endswith(".") for line in rules.splitlines())
+    assert fits.startswith("Tile 7 fits at (") and fits.endswith(".")
+    assert "[" not in fits  # no raw Python list

@@ -101,6 +101,23 @@ class PlacementCheck:
     problems: tuple[Problem, ...]
     suggestions: tuple[NextPlacement, ...]  # the legal placements of that tile, if any
 
+    def explain(self) -> str:
+        """Why the placement is refused and where the tile fits instead, as Markdown: a
+        heading line, one bullet per rule broken, then the suggestion as its own paragraph."""
+        p = self.placement
+        lines = [f"Tile {p.tile} at ({p.x}, {p.y}) turned {p.rotation}° breaks a rule:", ""]
+        lines += [f"- **{problem.code}**: {problem.sentence}" for problem in self.problems]
+        lines.append("")  # a blank line ends the list, so the next sentence stands alone
+        if self.suggestions:
+            spots = [
+                f"({s.placement.x}, {s.placement.y}) turned {s.placement.rotation}°"
+                for s in self.suggestions
+            ]
+            lines.append(f"Tile {p.tile} fits at {_or_list(spots)}.")
+        else:
+            lines.append(f"Tile {p.tile} has no legal place next: choose another tile.")
+        return "\n".join(lines)
+
 
 def check_placement(
     track: Track, placement: Placement, tileset: TileSet, players: int | None = None
@@ -117,6 +134,10 @@ def check_placement(
     )
     legal = tuple(o for o in options if o.legal and o.completable is not False)
     return PlacementCheck(placement, not new, new, legal)
+
+
+def _or_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def encode_track(track: Track) -> str:

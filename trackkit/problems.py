@@ -26,6 +26,16 @@ class Problem:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def sentence(self) -> str:
+        """The message for people, without the code: "Placement 2: tile 7 … Place it there."."""
+        text = self.message.strip()
+        if self.placement is None:
+            text = text[:1].upper() + text[1:]
+        else:
+            text = f"Placement {self.placement + 1}: {text}"
+        return text if text.endswith((".", "!", "?")) else text + "."
+
     def __str__(self) -> str:
         where = f"placement {self.placement + 1}: " if self.placement is not None else ""
         return f"[{self.code}] {where}{self.message}"

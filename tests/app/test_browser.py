@@ -63,9 +63,7 @@ def app_url() -> Iterator[str]:
             str(port),
             "--server.address",
             "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
+        ],  # everything else comes from .streamlit/config.toml, as for a user
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -304,3 +302,21 @@ def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     page.get_by_role("button", name="Redo", exact=True).click()
     _wait_for_linked_tiles(page, load_preset("forest-run").tiles)
     _no_traceback(page)
+
+
+def test_the_projects_streamlit_config_is_used(page: Page) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "streamlit", "config", "show"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for setting in ("gatherUsageStats = false", 'toolbarMode = "minimal"', "maxUploadSize = 1"):
+        assert f"set in {ROOT / '.streamlit' / 'config.toml'}\n{setting}" in shown
+    # what a visitor sees: the real upload limit and no Deploy button
+    page.get_by_role("link", name="Design", exact=True).click()
+    page.get_by_text("1MB per file").first.wait_for()
+    expect(page.get_by_text("200MB")).to_have_count(0)
+    expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
+    expect(page.get_by_text("Deploy", exact=True)).to_have_count(0)

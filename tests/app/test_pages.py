@@ -66,7 +66,9 @@ def test_a_broken_design_is_explained() -> None:
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "problem" in errors
-    assert any("not-adjacent" in m.value for m in at.markdown)
+    problem_lines = [m.value for m in at.markdown if "not-adjacent" in m.value]
+    assert problem_lines
+    assert all(line.count("not-adjacent") == 1 for line in problem_lines)  # the code once
 
 
 def test_a_tile_that_cannot_go_next_is_explained() -> None:
@@ -155,3 +157,10 @@ def test_a_deeply_nested_link_is_reported_not_a_crash() -> None:
     button(at, "Place next tile").click().run()
     assert not at.exception
     assert at.session_state.design.track.tiles == (1,)
+
+
+def test_the_uploader_states_the_real_limit() -> None:
+    at = page("design_page").run()
+    uploader = at.get("file_uploader")[0]
+    assert "1 MB" in uploader.proto.label
+    assert uploader.proto.max_upload_size_mb == 1

@@ -32,7 +32,8 @@ from trackkit.validate import validate
 MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
-UPLOAD_HELP = f"A trackkit track file (.toml), up to {MAX_UPLOAD_MB} MB."
+UPLOAD_LABEL = f"Track file (.toml, up to {MAX_UPLOAD_MB} MB)"
+UPLOAD_HELP = "A trackkit track file: see the README, 'Track files'. Ten tiles take about 1 KB."
 TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from trackkit.app.common import (
+    MAX_UPLOAD_MB,
     UPLOAD_HELP,
+    UPLOAD_LABEL,
     design,
     pick_track,
     read_upload,
@@ -40,7 +42,11 @@ def page() -> None:
             set_design(current.opened(load_preset(slug)))
             st.rerun()
         upload = right.file_uploader(
-            "Track file", type=["toml"], key="design-upload", help=UPLOAD_HELP
+            UPLOAD_LABEL,
+            type=["toml"],
+            key="design-upload",
+            help=UPLOAD_HELP,
+            max_upload_size=MAX_UPLOAD_MB,
         )
         if right.button("Open file", width="stretch", disabled=upload is None):
             track = read_upload(upload)
@@ -162,14 +168,7 @@ def page() -> None:
                 set_design(current.place(placement))
                 st.rerun()
             else:
-                lines = [f"Tile {chosen} at {clicked} turned {rotation}° breaks a rule:"]
-                lines += [f"- **{p.code}**: {p.message}" for p in check.problems]
-                if check.suggestions:
-                    where = ", ".join(
-                        f"{s.placement.cell} at {s.placement.rotation}°" for s in check.suggestions
-                    )
-                    lines.append(f"It fits at {where}.")
-                st.session_state.explain = "\n".join(lines)
+                st.session_state.explain = check.explain()
         if st.session_state.get("explain"):
             st.warning(st.session_state.pop("explain"))
 
@@ -211,7 +210,7 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
     else:
         st.error(f"{len(report.problems)} problem(s){rule}:")
         for problem in report.problems:
-            st.markdown(f"- **{problem.code}** {problem}")
+            st.markdown(f"- **{problem.code}**: {problem.sentence}")
 
 
 def _clickable_cells(track) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
