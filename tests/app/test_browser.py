@@ -125,7 +125,24 @@ def _click_cell(page: Page, legal: bool) -> None:
     page.mouse.click(*best)
 
 
+def test_the_start_page_leads_to_the_three_steps(page: Page, tmp_path: Path) -> None:
+    page.get_by_role("heading", name="trackkit: race tracks for Yummell").wait_for()
+    page.get_by_text("Reconstructed data.").wait_for()
+    page.screenshot(path=str(tmp_path / "start.png"), full_page=True)
+    for label, heading in [
+        ("Race a track", "Race"),
+        ("Compare tracks", "Compare tracks"),
+        ("Design a track", "Design a track"),
+    ]:
+        page.get_by_role("link", name="Start", exact=True).click()
+        page.get_by_role("heading", name="trackkit: race tracks for Yummell").wait_for()
+        page.get_by_role("link", name=label).click()
+        page.get_by_role("heading", name=heading, exact=True).wait_for()
+        _no_traceback(page)
+
+
 def test_build_a_track_by_clicking_and_race_it(page: Page, tmp_path: Path) -> None:
+    page.get_by_role("link", name="Design", exact=True).click()
     page.get_by_role("button", name="Place next tile").click()
     page.get_by_text("No problem so far").wait_for()
     # choose tile 7 and click the highlighted cell

@@ -25,10 +25,18 @@ def button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
     return next(b for b in at.button if b.label == label)
 
 
-def test_the_app_opens_on_the_design_page() -> None:
+def test_the_app_opens_on_the_start_page_with_links_and_the_caveat() -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert not at.exception
-    assert at.title[0].value == "Design a track"
+    assert "Yummell" in at.title[0].value
+    assert [h.value for h in at.subheader] == [
+        "1. Design a track",
+        "2. Race it",
+        "3. Compare it",
+    ]
+    links = [e.proto.page for e in at.get("page_link")]
+    assert links == ["design", "race", "compare"]
+    assert any("Reconstructed data" in i.value for i in at.info)
 
 
 def test_placing_tiles_updates_the_validation() -> None:

@@ -1,0 +1,69 @@
+"""The opening page: what trackkit is, three steps to start, and what is reconstructed."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trackkit.app import compare_page, design_page, race_page, tiles_page
+
+RECONSTRUCTED = (
+    "**Reconstructed data.** The rulebook and its six preset tracks fix how many tiles there "
+    "are, which is the start and which the finish, and which path tiles are straights or "
+    "curves. The physical tiles and cards are not published, so **the square layout and "
+    "terrain of every tile, and the numbers on the cards, are reconstructions**: race "
+    "lengths and win rates compare tracks with each other, they do not predict the boxed "
+    "game exactly. If you own the box, correct the tile files (see the Tiles page) without "
+    "touching any code."
+)
+
+
+def app_pages() -> list[st.Page]:
+    """Every page of the app, the opening page first (the default)."""
+    return [
+        st.Page(page, title="Start", icon=":material/home:", url_path="start", default=True),
+        st.Page(design_page.page, title="Design", icon=":material/extension:", url_path="design"),
+        st.Page(race_page.page, title="Race", icon=":material/casino:", url_path="race"),
+        st.Page(
+            compare_page.page, title="Compare", icon=":material/leaderboard:", url_path="compare"
+        ),
+        st.Page(tiles_page.page, title="Tiles", icon=":material/grid_view:", url_path="tiles"),
+    ]
+
+
+def page() -> None:
+    st.title("trackkit: race tracks for Yummell")
+    st.write(
+        "Yummell is a fantasy racing board game for 2 to 8 players whose track is laid from "
+        "ten square tiles. trackkit lets you lay a track tile by tile with the rulebook's "
+        "rules checked as you go, race it thousands of times with the full base rules, and "
+        "compare it with the six tracks printed in the rulebook."
+    )
+    links = {p.title: p for p in app_pages()}
+    design, race, compare = st.columns(3)
+    with design:
+        st.subheader("1. Design a track")
+        st.write(
+            "Start from an empty table, a preset or a track file; place tiles by clicking "
+            "the table. Every change can be undone, and the address bar keeps a link to "
+            "your design."
+        )
+        st.page_link(links["Design"], label="Design a track", icon=":material/extension:")
+    with race:
+        st.subheader("2. Race it")
+        st.write(
+            "Choose players, characters and advantages and simulate many races: how long "
+            "they take, who wins, where characters pile up, and one race to replay."
+        )
+        st.page_link(links["Race"], label="Race a track", icon=":material/casino:")
+    with compare:
+        st.subheader("3. Compare it")
+        st.write(
+            "Set your design beside the rulebook's presets: exact solo length, simulated "
+            "length, MP per square and terrain mix."
+        )
+        st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
+    st.info(RECONSTRUCTED, icon=":material/info:")
+    st.caption(
+        "The same analyses run from the command line (`trackkit --help`) and from Python; "
+        "see the README."
+    )
