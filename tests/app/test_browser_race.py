@@ -124,7 +124,7 @@ def test_race_the_design_being_edited(page: Page, app_url: str, tmp_path: Path) 
     _number(page, "Races", 500)
     _number(page, "Seed", 3)
     page.get_by_role("button", name="Run races").click()
-    page.get_by_text("Expected race length").wait_for(timeout=600_000)
+    page.get_by_text("Expected race length").wait_for(timeout=900_000)
     page.get_by_text("A sample race").wait_for()
     body = page.content()
     assert "fair share 1 ÷ 5 = 20.0%" in body

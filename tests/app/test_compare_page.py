@@ -13,7 +13,7 @@ from trackkit.design import Design, encode_track
 from trackkit.presets import load_preset
 from trackkit.track import Track
 
-TIMEOUT = 300
+TIMEOUT = 900  # the first comparison may wait minutes for the engine to compile
 
 SCRIPT = """
 import streamlit as st

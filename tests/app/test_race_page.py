@@ -14,7 +14,7 @@ from trackkit.presets import load_preset
 from trackkit.race.warmup import Warmup
 from trackkit.track import Track
 
-TIMEOUT = 300  # the first race of a run may wait for the engine to compile
+TIMEOUT = 900  # the first race of a run may wait minutes for the engine to compile
 
 # The race page, or the tiles page when the session says so: switching pages as
 # st.navigation does, so Streamlit forgets the widgets of the page not shown.
