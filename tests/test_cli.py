@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -216,3 +218,134 @@ def test_impossible_race_options_exit_2(
 ) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+# --- hostile input: one line on stderr, exit 2, never a traceback or a hang -------------------
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (argv, out, err)
+    assert err.startswith("trackkit: error: ") and err.endswith("\n")
+    line = err[:-1]
+    assert line.isprintable(), line  # no NUL, newline or escape sequence from the input
+    return line
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["exact", "first-run", "--character", "f", "--advantage", "0"], "could be any of"),
+        (["exact", "first-run", "--character", "", "--advantage", "0"], "empty character"),
+        (["exact", "first-run", "--character", "²", "--advantage", "0"], "unknown character"),
+        (["race", "first-run", "--players", "2", "--characters", "0,"], "empty character"),
+        (["race", "first-run", "--players", "2", "--advantages", "0,²"], "unknown advantage"),
+        (["simulate", "first-run", "--seed", str(2**64)], "2**64 - 1"),
+        (["simulate", "first-run", "--seed", "9" * 5000], "far too large"),
+        (["simulate", "first-run", "--seed", "١٢"], "not a whole number"),
+        (["simulate", "first-run", "--workers", "1000"], "1 to 64"),
+        (["simulate", "first-run", "--races", "0"], "races run from 1"),
+        (["simulate", "first-run", "--races", "10000001"], "10,000,000"),
+        (["simulate", "first-run", "--players", "99999999999999999999"], "1 to 8 players"),
+        (["bench", "--repeat", "1000000000"], "1 to 20 times"),
+    ],
+)
+def test_names_and_numbers_are_checked(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    assert words in _refused(capsys, *argv)
+
+
+def test_a_name_prefix_picks_the_one_character_it_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["race", "first-run", "--players", "2", "--characters", "fu,THE", "--json"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert [c.split(",")[0] for c in json.loads(out)["characters"]] == ["Fulmergh", "The Troll"]
+
+
+def _hostile_paths(tmp_path: Path, suffix: str) -> dict[str, str]:
+    os.mkfifo(tmp_path / f"pipe{suffix}")
+    (tmp_path / f"a{suffix}").symlink_to(tmp_path / f"b{suffix}")
+    (tmp_path / f"b{suffix}").symlink_to(tmp_path / f"a{suffix}")
+    (tmp_path / f"dir{suffix}").mkdir()
+    return {
+        "pipe": str(tmp_path / f"pipe{suffix}"),
+        "loop": str(tmp_path / f"a{suffix}"),
+        "folder": str(tmp_path / f"dir{suffix}"),
+        "long": str(tmp_path / ("x" * 5000 + suffix)),
+        "nul": f"{tmp_path}/t\x00{suffix}",
+        "escape": f"{tmp_path}/\x1b[2J{suffix}",
+    }
+
+
+@pytest.mark.parametrize("kind", ["pipe", "loop", "folder", "long", "nul", "escape"])
+def test_hostile_paths_in_every_place_a_path_goes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str
+) -> None:
+    path = _hostile_paths(tmp_path, ".toml")[kind]
+    picture = _hostile_paths(tmp_path, ".svg")[kind]
+    folder = _hostile_paths(tmp_path, "")[kind]
+    track = tmp_path / "t.toml"
+    track.write_text('name = "t"\ntileset = ' + json.dumps(path) + "\n")
+    for argv in (
+        ["show", path],
+        ["validate", "first-run", "--tileset", path],
+        ["validate", str(track)],
+        ["export", "first-run", "-o", path, "--force"],
+        ["render", "first-run", "-o", picture, "--force"],
+        ["tiles", "--tileset", folder],
+        ["simulate", "first-run", "--content", path, "--races", "5"],
+    ):
+        if kind == "escape" and argv[0] in ("export", "render"):
+            # an odd but legal name to write to: written, and shown escaped
+            code, out, _ = run(capsys, *argv)
+            assert code == 0 and "\x1b" not in out and "\\x1b[2J" in out
+            continue
+        line = _refused(capsys, *argv)
+        assert "\x00" not in line and "\x1b" not in line
+        if kind == "long":
+            assert len(line) < 600  # the name is shortened for display
+    # exporting copies the tileset path without reading it: a correct result, or refused
+    code, _, err = run(capsys, "export", str(track), "-o", str(tmp_path / "out.toml"))
+    assert code in (0, 2) and "Traceback" not in err
+
+
+def test_a_named_pipe_in_a_tile_folder_does_not_hang_tiles(
+    capsys: pytest.CaptureFixture[str], tile_folder: Path
+) -> None:
+    os.mkfifo(tile_folder / "tile-11.toml")
+    assert "tile-11.toml: is a named pipe" in _refused(
+        capsys, "tiles", "--tileset", str(tile_folder)
+    )
+
+
+def test_validate_never_prints_a_control_character(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    track = tmp_path / "t.toml"
+    track.write_text('name = "t"\ntileset = "sets\\u0000mine"\n')
+    assert "tileset" in _refused(capsys, "validate", str(track))
+    track.write_text('name = "t\\u001b[31m"\n')
+    assert "control character" in _refused(capsys, "validate", str(track))
+
+
+def test_a_deck_that_cannot_sustain_the_race_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "box"
+    shutil.copytree(
+        Path(__file__).resolve().parents[1] / "trackkit" / "content",
+        folder,
+        ignore=shutil.ignore_patterns("*.py", "__*"),
+    )
+    numbers = ", ".join(str(1 + i % 8) for i in range(20))
+    (folder / "deck.toml").write_text(
+        'reconstructed = true\nprovenance = "a test deck"\n[[cards]]\nname = "Toad"\n'
+        f'type = "creature"\ncharacteristic = "strength"\nchallenge = 3\nnumbers = [{numbers}]\n'
+    )
+    argv = ["simulate", "first-run", "--content", str(folder), "--races", "20"]
+    assert "needs at least 64" in _refused(capsys, *argv, "--players", "8")
+    code, out, _ = run(capsys, *argv, "--players", "2", "--json")
+    assert code == 0 and json.loads(out)["capped"] == 0
