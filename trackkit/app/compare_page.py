@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -18,6 +19,7 @@ KEEP_RUNS = 8
 KEEP_SOLVED = 64
 BAR = "#7f8c8d"
 YOUR_BAR = "#c0392b"
+YOUR_ROW = "rgba(192, 57, 43, 0.15)"
 
 
 @st.cache_resource
@@ -107,19 +109,28 @@ def _show(rows: list[TrackFigures]) -> None:
     def name(row: TrackFigures) -> str:
         return f"★ {row.name} (your design)" if row.key == YOURS else row.name
 
-    st.dataframe(
+    table = pd.DataFrame(
         [
             {
                 "Rank": r.rank,
                 "Track": name(r),
-                "Exact solo (rounds)": round(r.exact_solo_rounds, 2),
-                "Simulated (rounds)": round(r.mean_rounds, 2),
+                "Exact solo (rounds)": r.exact_solo_rounds,
+                "Simulated (rounds)": r.mean_rounds,
                 "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
-                "MP per square": round(r.mp_per_square, 2),
+                "MP per square": r.mp_per_square,
                 **{t.capitalize(): f"{100 * share:.0f}%" for t, share in r.terrain_mix.items()},
             }
             for r in rows
-        ],
+        ]
+    )
+    yours = [r.key == YOURS for r in rows]
+    st.dataframe(
+        table.style.format(
+            {c: "{:.2f}" for c in ("Exact solo (rounds)", "Simulated (rounds)", "MP per square")}
+        ).apply(
+            lambda row: [f"background-color: {YOUR_ROW}" if yours[row.name] else ""] * len(row),
+            axis=1,
+        ),
         hide_index=True,
     )
     figure = go.Figure()
