@@ -183,3 +183,18 @@ def test_a_failed_compile_is_explained_and_the_race_still_runs(
     at = run_small_race(race_page(), seed=12)
     assert any("no compiler" in w.value and "takes minutes" in w.value for w in at.warning)
     assert "Expected race length" in [m.label for m in at.metric]
+
+
+def test_the_choice_follows_the_design_unless_the_person_chose() -> None:
+    at = race_page().run()
+    assert at.radio(key="race-source").value == "Preset"  # an empty table: nothing to race
+    # the design is finished (on the Design page): the Race page now races it
+    done = load_preset("horrgrups-path")
+    at.session_state.design = Design(done)
+    at.query_params["track"] = encode_track(done)
+    at.run()
+    assert at.radio(key="race-source").value == "Current design"
+    # once the person picks a preset, it stays picked
+    at.radio(key="race-source").set_value("Preset").run()
+    at.run()
+    assert at.radio(key="race-source").value == "Preset"

@@ -58,17 +58,19 @@ def choose_track(key: str) -> Track | None:
     """The track to analyse: the design being edited by default (when it is a complete,
     valid track, else the first preset, saying why), a preset or an uploaded file."""
     mine, why_not = current_design()
-    source = kept(
-        st.radio,
+    source_key, chosen_key = f"{key}-source", f"kept:{key}-source-chosen"
+    # the person's own choice wins; unchosen, the design when it can be raced
+    wanted = st.session_state.get(chosen_key, CURRENT)
+    usable = PRESET if wanted == CURRENT and mine is None else wanted
+    st.session_state[source_key] = usable  # before the radio is drawn: allowed, and kept
+    source = st.radio(
         "Track",
-        f"{key}-source",
-        CURRENT if mine is not None else PRESET,
-        options=[CURRENT, PRESET, UPLOAD],
+        [CURRENT, PRESET, UPLOAD],
         horizontal=True,
+        key=source_key,
+        on_change=lambda: st.session_state.__setitem__(chosen_key, st.session_state[source_key]),
     )
     if source == CURRENT:
-        if mine is None:
-            st.warning(f"The current design cannot be raced: {why_not}. Choose a preset.")
         return mine
     if source == PRESET:
         if mine is None:
