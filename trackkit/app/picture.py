@@ -13,8 +13,8 @@ def picture_downloads(track: Track, key: str) -> None:
     """Two buttons: the track's picture as SVG and as PNG, named after the track. The
     pictures are drawn only when a button is pressed."""
     name = track_slug(track)
-    svg, png, _ = st.columns([1, 1, 4])
-    svg.download_button(
+    row = st.container(horizontal=True)
+    row.download_button(
         "Track picture (SVG)",
         lambda: track_svg(track),
         file_name=f"{name}.svg",
@@ -23,7 +23,7 @@ def picture_downloads(track: Track, key: str) -> None:
         key=f"{key}-svg",
         icon=":material/image:",
     )
-    png.download_button(
+    row.download_button(
         "Track picture (PNG)",
         lambda: track_png(track),
         file_name=f"{name}.png",
