@@ -126,9 +126,9 @@ def test_race_the_design_being_edited(page: Page, app_url: str, tmp_path: Path) 
     page.get_by_role("button", name="Run races").click()
     page.get_by_text("Expected race length").wait_for(timeout=900_000)
     page.get_by_text("A sample race").wait_for()
-    body = page.content()
-    assert "fair share 1 ÷ 5 = 20.0%" in body
-    assert "turns ended here per race" in body
+    # the charts draw after the page: wait for what they show
+    page.get_by_text("fair share 1 ÷ 5 = 20.0%").first.wait_for()
+    page.get_by_text("turns ended here per race").first.wait_for()
     _screenshot(page, tmp_path / "race.png")
 
     # the replay: the last round shows the pawns where the race ended

@@ -233,27 +233,28 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
     downloads = st.columns(3)
     downloads[0].download_button(
         "Download results (JSON)",
-        json.dumps(result.to_json(), indent=2),
+        lambda: json.dumps(result.to_json(), indent=2),
         file_name=download_name(track, seed, "results", "json"),
         mime="application/json",
         on_click="ignore",
     )
     downloads[1].download_button(
         "Download every race (CSV)",
-        races_csv(result),
+        lambda: races_csv(result),  # made on the click: 50,000 rows take a moment
         file_name=download_name(track, seed, "races", "csv"),
         mime="text/csv",
         on_click="ignore",
     )
     downloads[2].download_button(
         "Download the sample race (JSON)",
-        json.dumps(record.to_json(), indent=2),
+        lambda: json.dumps(record.to_json(), indent=2),
         file_name=download_name(track, seed, "sample-race", "json"),
         mime="application/json",
         on_click="ignore",
     )
 
 
+@st.fragment  # moving through the rounds redraws the replay, not the whole page
 def _replay(track: Track, record: RaceRecord) -> None:
     st.subheader(f"A sample race: {record.rounds} rounds")
     seats = [
