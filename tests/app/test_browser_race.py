@@ -158,3 +158,25 @@ def test_race_the_design_being_edited(page: Page, app_url: str, tmp_path: Path) 
     expect(page.get_by_label("Seed", exact=True)).to_have_value("3")
     expect(page.get_by_label("Races", exact=True)).to_have_value("500")
     page.get_by_text("Expected race length").wait_for()
+
+
+def test_compare_the_design_with_chosen_presets(page: Page, app_url: str, tmp_path: Path) -> None:
+    page.goto(f"{app_url}/compare?track={encode_track(MY_TRACK)}")
+    page.get_by_role("heading", name="Compare tracks").wait_for()
+    # keep two presets and the design: remove the other four from the choice
+    for name in (
+        "In the swamps of the King",
+        "Horrgrup's path",
+        "Forest run",
+        "The race in the Forest of Goosh",
+    ):
+        page.get_by_role("button", name=f"Remove {name}").click()
+        expect(page.get_by_role("button", name=f"Remove {name}")).to_have_count(0)
+    _number(page, "Races per track", 500)
+    page.get_by_role("button", name="Compare").click()
+    page.get_by_text("Race length, longest first").wait_for(timeout=900_000)
+    table = page.locator("[data-testid='stDataFrame']").first
+    expect(table).to_contain_text("★ My forest loop (your design)")
+    labels = page.locator(".js-plotly-plot .ytick text")
+    expect(labels.filter(has_text="(your design)")).to_have_count(1)  # the chart names it too
+    _screenshot(page, tmp_path / "compare.png")
