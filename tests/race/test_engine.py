@@ -22,6 +22,7 @@ from trackkit.race.engine import placings
 from trackkit.race.montecarlo import simulate
 from trackkit.race.record import RaceRecord, record_race
 from trackkit.race.setup import RaceOptions
+from trackkit.race.state import Board
 
 
 def test_same_seed_same_races_different_seed_different_races() -> None:
@@ -183,3 +184,37 @@ def test_two_characters_on_one_square_tie_and_finishers_rank_by_arrival() -> Non
     out = np.zeros(5, dtype=np.int64)
     placings(board, players, out)
     assert list(out) == [2, 1, 3, 3, 5]
+
+
+def _two_start_paths() -> Board:
+    """Two start paths of three squares each (0-1-2 and 3-4-5) merging on 6, finish 7."""
+    nodes = np.array([[0, 1, 2, 6, 7], [3, 4, 5, 6, 7]], dtype=np.int64)
+    base = np.ones(8, dtype=np.int64)
+    return Board(
+        route_nodes=nodes,
+        route_len=np.array([5, 5], dtype=np.int64),
+        route_cost=np.array([5, 5], dtype=np.int64),
+        route_suffix=np.array([[5, 4, 3, 2, 1, 0]] * 2, dtype=np.int64),
+        node_terrain=np.zeros(8, dtype=np.int64),
+        node_base=base,
+        finish=7,
+    )
+
+
+def test_a_draw_only_on_the_same_square() -> None:
+    # p. 7: "Should two characters be side by side in the same square, it will be considered
+    # a draw." Two characters as far from the finish on different start paths do not tie:
+    # the one that reached its square first is ahead.
+    board = _two_start_paths()
+    players, _, _ = race_state(board, 4)
+    players.route[:] = [0, 1, 0, 1]
+    players.pos[:] = [1, 1, 3, -1]  # 0 and 1: squares 1 and 4, three to go each
+    players.reached[:] = [7, 5, 9, 0]
+    players.pos[2] = 3  # 2 on the merged square 6
+    out = np.zeros(4, dtype=np.int64)
+    placings(board, players, out)
+    assert list(out) == [3, 2, 1, 4]
+    players.route[2], players.pos[2] = 1, 1  # 2 joins 1 on square 4: a draw between them
+    players.reached[2] = 9
+    placings(board, players, out)
+    assert list(out) == [3, 1, 1, 4]

@@ -12,6 +12,7 @@ from trackkit.race.rules import (
     can_host,
     challenge_total,
     challenge_won,
+    overtaking_toll,
     presence_cost,
     rest,
     terrain_cost,
@@ -92,15 +93,43 @@ def test_a_square_costs_at_least_1() -> None:
 
 
 def test_flamm_passing_the_troll_pays_1() -> None:
-    assert presence_cost(others=1, tolls=1, fluttering=True) == 1
-    assert presence_cost(others=1, tolls=0, fluttering=True) == 0
-    assert presence_cost(others=1, tolls=1, fluttering=False) == 2
+    # p. 9: "When the Dragon surpasses the Troll, he spends 1 additional Movement Point":
+    # fluttering cancels the +1 for company, not the Troll's toll
+    assert presence_cost(others=1, fluttering=True) == 0
+    assert presence_cost(others=1, fluttering=False) == 1
+    assert overtaking_toll(1) == 1
     flamm = character(ability=Effect.FLUTTERING)
     troll = character(ability=Effect.TOLL)
-    # plain square holding the Troll: 1 + 1 for Flamm, 1 + 1 + 1 for anyone else
+    # plains, the Troll on square 1: Flamm enters it for 1 and leaves it for 1 + 1
+    assert _move("PPPPPP", 3, occupied={1: 1}, mover=flamm, others=troll) == 2
     assert _move("PPPPPP", 2, occupied={1: 1}, mover=flamm, others=troll) == 1
-    assert _move("PPPPPP", 2, occupied={1: 1}, others=troll) == 0
     assert _move("PPPPPP", 1, occupied={1: 1}, mover=flamm) == 1  # plain company: free
+
+
+def test_the_troll_is_paid_for_getting_past_it_not_for_stopping_beside_it() -> None:
+    troll = character(ability=Effect.TOLL)
+    # stopping on the Troll's square costs the company (+1) and no toll: 2 MP
+    assert _move("PPPPPP", 2, occupied={1: 1}, others=troll) == 1
+    # going on past it: 2 to enter its square, then 1 + 1 toll to leave it behind
+    assert _move("PPPPPP", 3, occupied={1: 1}, others=troll) == 1
+    assert _move("PPPPPP", 4, occupied={1: 1}, others=troll) == 2
+    # an ordinary character is passed for the company only
+    assert _move("PPPPPP", 3, occupied={1: 1}) == 2
+
+
+def test_leaving_a_square_shared_with_the_troll_costs_the_toll() -> None:
+    board = straight_board("PPPPPP")
+    players, _, tally = race_state(board, 2)
+    characters = np.array([character(), character(ability=Effect.TOLL)])
+    advantages = np.array([advantage()] * 2)
+    players.toll[:] = [0, 1]
+    stand(board, players, tally, 0, 1)
+    stand(board, players, tally, 1, 1)
+    # from the Troll's square: 1 + 1 toll to the next square
+    assert furthest(board, players, tally, characters, advantages, 0, 0, 1, 1, NO_CURSE) == 1
+    assert furthest(board, players, tally, characters, advantages, 0, 0, 1, 2, NO_CURSE) == 2
+    # the Troll itself pays nothing to leave its own square
+    assert furthest(board, players, tally, characters, advantages, 1, 0, 1, 1, NO_CURSE) == 2
 
 
 def test_strength_5_against_the_salamander_of_mount_ohrk() -> None:

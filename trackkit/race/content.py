@@ -47,7 +47,7 @@ class Effect(IntEnum):
     DISCARD = 6  # target discards `param` cards
     MP_BONUS = 7  # artefact: `param` more MP for one movement
     CHALLENGE_BONUS = 8  # artefact / ability / advantage: `param` more in challenges
-    WARD = 9  # artefact: cancels one event played against its holder
+    WARD = 9  # artefact: cancels one event or artefact played against its holder
     FLUTTERING = 10  # ability: others add no MP cost to squares it moves through
     TOLL = 11  # ability: overtaking it costs 1 extra MP
     CLEPTOMANIA = 12  # ability: after moving, take an active artefact on its square
@@ -76,7 +76,12 @@ CREATURE, EVENT, ARTEFACT = int(CardType.CREATURE), int(CardType.EVENT), int(Car
 
 _EFFECT_NAMES = {e.name.lower().replace("_", "-"): e for e in Effect if e is not Effect.NONE}
 CARD_EFFECTS = {"terrain-cost", "extra-mp", "back-if-terrain", "back", "curse", "discard"}
-ARTEFACT_EFFECTS = {"mp-bonus", "challenge-bonus", "ward"}
+# Effects that act on a target: an event played against it, or an artefact used on a rival.
+TARGETED_EFFECTS = {"back-if-terrain", "back", "curse", "discard"}
+# Artefacts help their holder or "put their opponents at a disadvantage" (p. 3): the
+# targeted effects, used on a chosen rival (Scales of Ftoll: "Choose a player to discard
+# 1 card. Discard after use.").
+ARTEFACT_EFFECTS = {"mp-bonus", "challenge-bonus", "ward"} | TARGETED_EFFECTS
 ABILITY_EFFECTS = {
     "fluttering",
     "toll",
@@ -146,6 +151,11 @@ class _CardSpec(_EffectFields):
             if self.effect is None:
                 raise ValueError(f"an {self.type} needs an `effect`")
             self._check(self.effect, CARD_EFFECTS if self.type == "event" else ARTEFACT_EFFECTS)
+        if self.arrow and self.type != "event":
+            raise ValueError(
+                "only events carry the arrow (an artefact drawn joins the drawer's active "
+                "artefacts); remove `arrow`"
+            )
         return self
 
 

@@ -37,7 +37,6 @@ from trackkit.race.content import (
     E_STEAL_ARTEFACT,
     E_TERRAIN_COST,
     E_TOLL,
-    E_WARD,
     EVENT,
 )
 from trackkit.race.movement import fall_back, furthest, leader, node_of, remaining
@@ -52,8 +51,10 @@ from trackkit.race.policies import (
     smart_event,
     smart_move_card,
     smart_mp_bonus,
+    smart_rival_artefact,
     smart_route,
     smart_should_rest,
+    smart_ward,
 )
 from trackkit.race.rules import (
     HAND_SIZE,
@@ -77,6 +78,7 @@ from trackkit.race.state import (
     LOG_ROUTE,
     LOG_STEAL,
     LOG_USE_ARTEFACT,
+    LOG_USE_ON_RIVAL,
     MAX_ARTEFACTS,
     MAX_HAND,
     Board,
@@ -168,6 +170,9 @@ def place(board: Board, players: Players, tally: Tally, p: int, index: int, rnd:
         tally.tolls[old] -= toll
     players.pos[p] = index
     new = node_of(board, players, p)
+    if new != old:
+        tally.clock[0] += 1
+        players.reached[p] = tally.clock[0]
     if new >= 0:
         tally.occupancy[new] += 1
         tally.tolls[new] += toll
@@ -193,7 +198,7 @@ def send_back(board: Board, players: Players, tally: Tally, p: int, rnd: int) ->
 
 
 @njit(cache=True, inline="always")
-def apply_event(
+def play_against(
     card: int,
     target: int,
     board: Board,
@@ -205,19 +210,16 @@ def apply_event(
     advantages: np.ndarray,
     rnd: int,
 ) -> None:
-    """An event played against ``target`` (drawn as an encounter, or played by a rival)."""
+    """The effect of ``card`` on ``target``: an event drawn as an encounter or played by a
+    rival, or an artefact a rival uses on it (Scales of Ftoll)."""
     if players.arrival[target] > 0:
         return  # immune once finished (p. 7)
+    ward = smart_ward(card, target, board, players, cards, characters, advantages)
+    if ward >= 0:
+        discard(deck, take_artefact(players, target, ward))
+        note(tally, rnd, target, LOG_USE_ARTEFACT, card, 0, -1, -1, -1)
+        return
     effect = cards[card, CARD_EFFECT]
-    if (
-        effect in (E_BACK, E_BACK_IF_TERRAIN, E_CURSE, E_DISCARD)
-        and players.policy[target] != GREEDY
-    ):
-        ward = find_artefact(players, cards, target, E_WARD)
-        if ward >= 0:
-            discard(deck, take_artefact(players, target, ward))
-            note(tally, rnd, target, LOG_USE_ARTEFACT, card, 0, -1, -1, -1)
-            return
     character = characters[players.character[target]]
     advantage = advantages[players.advantage[target]]
     if effect in (E_BACK_IF_TERRAIN, E_BACK):
@@ -237,6 +239,26 @@ def apply_event(
 
 
 # --- a turn ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def draw_two_keep_one(
+    players: Players, deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally, p: int
+) -> None:
+    """The fourth advantage: "At the start of the turn the player draws 2 cards and keeps 1".
+
+    Read as an action on top of the Preparation draw, not instead of it (a modelling
+    decision, README "Modelling decisions"): an advantage is an action, actions come only
+    at the start or end of a phase and "the player may not take action before" the
+    Preparation phase, and the card does not say "instead"; so the player draws its card,
+    then uses the advantage at the end of the Preparation phase. The other card is
+    discarded; the hand goes back to four at Replenishment as always.
+    """
+    first = draw(deck, cards, rng, tally)
+    second = draw(deck, cards, rng, tally)
+    kept, dropped = keep_of_two(first, second, cards)
+    add_to_hand(players, p, kept)
+    discard(deck, dropped)
 
 
 @njit(cache=True, inline="always")
@@ -283,7 +305,7 @@ def encounter(
     if kind == EVENT:
         before = players.pos[p]
         if cards[card, 7]:  # arrow: played against the one who drew it
-            apply_event(card, p, board, players, deck, tally, cards, characters, advantages, rnd)
+            play_against(card, p, board, players, deck, tally, cards, characters, advantages, rnd)
         note(tally, rnd, p, LOG_EVENT, card, 0, before, players.pos[p], -1)
         discard(deck, card)
         return
@@ -347,15 +369,10 @@ def take_turn(
     character = characters[players.character[p]]
     turn_delta = np.zeros(4, dtype=np.int64)
 
-    # 1. Preparation: draw a card (the fourth advantage: draw two, keep one)
-    first = draw(deck, cards, rng, tally)
+    # 1. Preparation: draw a card
+    add_to_hand(players, p, draw(deck, cards, rng, tally))
     if advantage[ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
-        second = draw(deck, cards, rng, tally)
-        kept, dropped = keep_of_two(first, second, cards)
-        add_to_hand(players, p, kept)
-        discard(deck, dropped)
-    else:
-        add_to_hand(players, p, first)
+        draw_two_keep_one(players, deck, cards, rng, tally, p)
 
     # actions at the start of the movement phase: one event, or one artefact activated
     extra_mp = 0
@@ -377,7 +394,7 @@ def take_turn(
             else:
                 target = leader(p, board, players)
                 before = players.pos[target]
-                apply_event(
+                play_against(
                     event_card,
                     target,
                     board,
@@ -408,6 +425,20 @@ def take_turn(
                 players.pending[p, players.pending_n[p]] = card
                 players.pending_n[p] += 1
                 note(tally, rnd, p, LOG_ACTIVATE, card, 0, -1, -1, -1)
+
+    # active artefacts that hurt a rival, each used once and discarded (no limit per turn)
+    if policy != GREEDY:
+        target = leader(p, board, players)
+        used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
+        while used >= 0:
+            artefact = take_artefact(players, p, used)
+            before = players.pos[target]
+            play_against(
+                artefact, target, board, players, deck, tally, cards, characters, advantages, rnd
+            )
+            note(tally, rnd, p, LOG_USE_ON_RIVAL, artefact, 0, before, players.pos[target], target)
+            discard(deck, artefact)
+            used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
 
     resting = policy != GREEDY and smart_should_rest(
         p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
@@ -485,22 +516,53 @@ def take_turn(
         tally.node_time[node] += 1
 
 
+@njit(cache=True, inline="always")
+def ahead_of(board: Board, players: Players, q: int, p: int) -> bool:
+    """Is ``q`` placed before ``p`` at the end of the race (p. 7)?
+
+    Finishers come first, in order of arrival ("it is the first to arrive who will be deemed
+    the winner"); then the positions reached are the arrival spaces: fewer squares to go is
+    better, and before the start tile is behind every square. "Should two characters be
+    side by side in the same square, it will be considered a draw": a draw only on one
+    square. Two characters on different squares with as many
+    squares to go (on different start paths) are told apart by who reached their square
+    first, as finishers are (a modelling decision: the rulebook is silent).
+    """
+    if players.arrival[p] > 0:
+        return 0 < players.arrival[q] < players.arrival[p]
+    if players.arrival[q] > 0:
+        return True
+    if players.pos[q] < 0 or players.pos[p] < 0:
+        # before the start is behind every square; two there share one place
+        return players.pos[p] < 0 <= players.pos[q]
+    if node_of(board, players, q) == node_of(board, players, p):
+        return False
+    left_q, left_p = remaining(board, players, q), remaining(board, players, p)
+    if left_q != left_p:
+        return left_q < left_p
+    return first_reached(board, players, q) < first_reached(board, players, p)
+
+
+@njit(cache=True, inline="always")
+def first_reached(board: Board, players: Players, p: int) -> int:
+    """When the first of the characters now on ``p``'s square reached it: characters who
+    draw share one place, so they share one arrival."""
+    node = node_of(board, players, p)
+    first = players.reached[p]
+    for q in range(players.pos.shape[0]):
+        if players.arrival[q] == 0 and node_of(board, players, q) == node:
+            first = min(first, players.reached[q])
+    return first
+
+
 @njit(cache=True)
 def placings(board: Board, players: Players, out: np.ndarray) -> None:
-    """Placings at the end (p. 7): finishers in order of arrival, then by squares to go;
-    two characters on the same square tie."""
+    """Placings at the end (p. 7): 1 + how many are placed before each character."""
     n = players.pos.shape[0]
     for p in range(n):
         better = 0
         for q in range(n):
-            if q == p:
-                continue
-            if players.arrival[p] > 0:
-                if 0 < players.arrival[q] < players.arrival[p]:
-                    better += 1
-            elif players.arrival[q] > 0 or remaining(board, players, q) < remaining(
-                board, players, p
-            ):
+            if q != p and ahead_of(board, players, q, p):
                 better += 1
         out[p] = better + 1
 
@@ -581,6 +643,8 @@ def deal(
     players.pending_n[:] = 0
     players.curse[:, :] = 0
     players.order_pos[:] = 0
+    players.reached[:] = 0
+    tally.clock[0] = 0
     for p in range(n):
         players.toll[p] = 1 if characters[players.character[p], CHAR_ABILITY] == E_TOLL else 0
     tally.occupancy[:] = 0

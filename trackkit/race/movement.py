@@ -7,7 +7,13 @@ import numpy as np
 from numba import njit
 
 from trackkit.race.content import CHAR_ABILITY, E_FLUTTERING
-from trackkit.race.rules import OFF_BOARD, can_host, presence_cost, terrain_cost
+from trackkit.race.rules import (
+    OFF_BOARD,
+    can_host,
+    overtaking_toll,
+    presence_cost,
+    terrain_cost,
+)
 from trackkit.race.state import Board, Players, Tally
 
 
@@ -34,7 +40,8 @@ def furthest(
     """How far along ``route`` from index ``start`` the MP carry ``p`` (p. 5-6).
 
     It advances while it can pay for the next square: the terrain (with its modifiers),
-    +1 per character there and +1 per Troll overtaken; unused MP are lost.
+    +1 per character there, and +1 per Troll on the square it leaves behind (other than
+    itself); unused MP are lost.
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
@@ -45,6 +52,8 @@ def furthest(
     node_base, node_terrain = board.node_base, board.node_terrain
     occupancy, tolls = tally.occupancy, tally.tolls
     fluttering = character[CHAR_ABILITY] == E_FLUTTERING
+    own_toll = players.toll[p]
+    here = node_of(board, players, p)
     i = start
     length = board.route_len[route]
     while i + 1 < length:
@@ -53,7 +62,11 @@ def furthest(
             node_base[node], node_terrain[node], character, advantage, curse, turn_delta
         )
         if node != board.finish:  # characters on the finish are out of play
-            cost += presence_cost(occupancy[node], tolls[node], fluttering)
+            cost += presence_cost(occupancy[node], fluttering)
+        if i >= 0:  # the off-board start is not a square: no Troll is overtaken there
+            behind = nodes[i]
+            trolls = tolls[behind] - (own_toll if behind == here else 0)
+            cost += overtaking_toll(trolls)
         if cost > mp:
             break
         mp -= cost

@@ -20,8 +20,12 @@ it as the rules say.
   artefact. It never spends its single highest card on an effect;
 - rests when a curse makes the squares just ahead dearer (two or more of them within six
   squares), or when no card in its hand can move it at all;
+- artefacts that hurt a rival (Scales of Ftoll): used on the rival nearest the finish, when
+  that rival is ahead and the artefact would bite;
 - challenges: the lowest winning card, adding a challenge artefact only when that turns a
-  loss into a win; a ward cancels events played against it.
+  loss into a win; a ward is spent only on an event or artefact that would hurt it (not on a
+  push-back while it stands on other terrain, a curse on terrain it has left behind, or a
+  discard with an empty hand).
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from trackkit.race.content import (
     E_EXTRA_MP,
     E_MP_BONUS,
     E_TERRAIN_COST,
+    E_WARD,
     EVENT,
 )
 from trackkit.race.movement import landing, leader, node_of, remaining
@@ -54,6 +59,10 @@ POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
 
 LOOKAHEAD = 8  # squares a smart player reads ahead for terrain discounts
 CURSE_LOOKAHEAD = 6
+# which offensive effect a smart player prefers, by effect code (lower first)
+OFFENCE_RANK = np.full(16, 99, dtype=np.int64)
+OFFENCE_RANK[E_BACK], OFFENCE_RANK[E_BACK_IF_TERRAIN] = 2, 3
+OFFENCE_RANK[E_CURSE], OFFENCE_RANK[E_DISCARD] = 4, 5
 
 
 @njit(cache=True, inline="always")
@@ -208,6 +217,88 @@ def _terrain_ahead(board: Board, players: Players, p: int, terrain: int, squares
     return count
 
 
+@njit(cache=True, inline="always")
+def effect_bites(
+    card: int,
+    target: int,
+    board: Board,
+    players: Players,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+) -> bool:
+    """Would the targeted effect of ``card`` (an event or an artefact) hurt ``target`` now?
+
+    A push-back needs a character on a square (of the card's terrain, for back-if-terrain)
+    that is not immune to push-backs; a curse needs squares of its terrain still ahead of
+    the target; a discard needs a card in the target's hand. An effect that would do
+    nothing is not worth a card, nor a ward.
+    """
+    if players.arrival[target] > 0:
+        return False
+    effect = cards[card, CARD_EFFECT]
+    if effect in (E_BACK, E_BACK_IF_TERRAIN):
+        node = node_of(board, players, target)
+        if node < 0:
+            return False
+        victim = characters[players.character[target]]
+        if is_steady(victim, advantages[players.advantage[target]]):
+            return False
+        return effect == E_BACK or board.node_terrain[node] == cards[card, CARD_TERRAIN]
+    if effect == E_CURSE:
+        return _terrain_ahead(board, players, target, cards[card, CARD_TERRAIN], 1 << 30) > 0
+    if effect == E_DISCARD:
+        return players.hand_n[target] > 0
+    return False
+
+
+@njit(cache=True, inline="always")
+def smart_ward(
+    card: int,
+    target: int,
+    board: Board,
+    players: Players,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+) -> int:
+    """Index of the active ward ``target`` spends on ``card`` played against it, or -1.
+
+    Greedy never uses artefacts; a smart player keeps its ward for an effect that hurts.
+    """
+    if players.policy[target] == GREEDY:
+        return -1
+    if not effect_bites(card, target, board, players, cards, characters, advantages):
+        return -1
+    for i in range(players.active_n[target]):
+        if cards[players.active[target, i], CARD_EFFECT] == E_WARD:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def smart_rival_artefact(
+    p: int,
+    target: int,
+    board: Board,
+    players: Players,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+) -> int:
+    """Index of an active artefact that hurts a rival (Scales of Ftoll) worth using on
+    ``target`` now, or -1: only on a rival ahead, and only when it bites."""
+    if target < 0 or remaining(board, players, target) >= remaining(board, players, p):
+        return -1
+    for i in range(players.active_n[p]):
+        card = players.active[p, i]
+        if OFFENCE_RANK[cards[card, CARD_EFFECT]] < 99 and effect_bites(
+            card, target, board, players, cards, characters, advantages
+        ):
+            return i
+    return -1
+
+
 @njit(cache=True)
 def smart_event(
     p: int,
@@ -239,19 +330,8 @@ def smart_event(
                 board, players, p, cards[card, CARD_TERRAIN], LOOKAHEAD
             ):
                 rank = 1
-        elif ahead:
-            victim = characters[players.character[target]]
-            steady = is_steady(victim, advantages[players.advantage[target]])
-            node = node_of(board, players, target)
-            if effect == E_BACK and node >= 0 and not steady:
-                rank = 2
-            elif effect == E_BACK_IF_TERRAIN and node >= 0 and not steady:
-                if board.node_terrain[node] == cards[card, CARD_TERRAIN]:
-                    rank = 3
-            elif effect == E_CURSE:
-                rank = 4
-            elif effect == E_DISCARD and players.hand_n[target] > 0:
-                rank = 5
+        elif ahead and effect_bites(card, target, board, players, cards, characters, advantages):
+            rank = OFFENCE_RANK[effect]
         if rank < best_rank:
             best, best_rank = i, rank
     return best

@@ -26,6 +26,7 @@ from trackkit.race.state import (
     LOG_ROUTE,
     LOG_STEAL,
     LOG_USE_ARTEFACT,
+    LOG_USE_ON_RIVAL,
 )
 from trackkit.track import Track
 
@@ -43,6 +44,7 @@ ACTIONS = {
     LOG_FINISH: "finish",
     LOG_USE_ARTEFACT: "use-artefact",
     LOG_ROUTE: "start-path",
+    LOG_USE_ON_RIVAL: "use-on-rival",
 }
 
 
@@ -122,7 +124,7 @@ def _describe(
     route = int(routes[player])
     deck = options.content.deck
     card_name = f"{deck[card].name} ({deck[card].number})" if card >= 0 else None
-    if action == LOG_PLAY_EVENT and 0 <= other < len(names):
+    if action in (LOG_PLAY_EVENT, LOG_USE_ON_RIVAL) and 0 <= other < len(names):
         route = int(routes[other])  # the squares are the target's
     a, b = _square(board, route, start), _square(board, route, end)
     kind = ACTIONS[action]
@@ -152,18 +154,24 @@ def _describe(
         text = f"{who} plays the event {card_name} on {target}" + (
             f", sending it back from {a} to {b}" if end < start else ""
         )
+    elif action == LOG_USE_ON_RIVAL:
+        target = names[other] if 0 <= other < len(names) else "nobody"
+        text = f"{who} uses the artefact {card_name} on {target}" + (
+            f", sending it back from {a} to {b}" if end < start else ""
+        )
     elif action == LOG_ACTIVATE:
         text = f"{who} starts activating {card_name}"
     elif action == LOG_STEAL:
         text = f"{who} takes {card_name} from {names[other]}"
     elif action == LOG_USE_ARTEFACT:
         text = (
-            f"{who} uses an artefact against {card_name}"
+            f"{who} uses a ward against {card_name}"
             if value == 0
             else (f"{who} uses an artefact: {value} more")
         )
     else:  # finish
         text = f"{who} reaches the finish, arriving {value}."
         a, b = _square(board, route, end), _square(board, route, end)
-    target = other if action in (LOG_PLAY_EVENT, LOG_STEAL) and other >= 0 else None
+    targeted = action in (LOG_PLAY_EVENT, LOG_STEAL, LOG_USE_ON_RIVAL)
+    target = other if targeted and other >= 0 else None
     return Step(rnd, player, who, kind, text, card_name, a, b, target)

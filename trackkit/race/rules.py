@@ -53,16 +53,23 @@ def terrain_cost(
 
 
 @njit(cache=True, inline="always")
-def presence_cost(others: int, tolls: int, fluttering: bool) -> int:
-    """Extra MP for the characters on a square being entered (p. 6).
+def presence_cost(others: int, fluttering: bool) -> int:
+    """Extra MP for the characters on a square being entered (p. 6): +1 per character there,
+    unless the mover flutters (Flamm)."""
+    return 0 if fluttering else others
 
-    +1 per character there, unless the mover flutters (Flamm); +1 per Troll being overtaken,
-    which fluttering does not cancel (both abilities apply, p. 9).
+
+@njit(cache=True, inline="always")
+def overtaking_toll(trolls_left_behind: int) -> int:
+    """Extra MP for getting past a Troll (p. 9): "to overcome a Troll, characters must spend
+    1 extra Movement Point" (Italian: *per superarlo*, to get past it).
+
+    It is paid on the step that leaves the Troll's square behind, not on entering it: a
+    character that stops beside the Troll pays nothing for it, one that leaves a square it
+    shares with the Troll pays 1. Fluttering does not cancel it (both abilities apply: "When
+    the Dragon surpasses the Troll, he spends 1 additional Movement Point").
     """
-    extra = tolls
-    if not fluttering:
-        extra += others
-    return extra
+    return trolls_left_behind
 
 
 @njit(cache=True, inline="always")

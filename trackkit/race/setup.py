@@ -242,6 +242,7 @@ def new_state(
         curse=ints(n, 4),
         toll=ints(n),
         order_pos=ints(n),
+        reached=ints(n),
     )
     deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
     deck.counts[2] = 1 if options.deck == "infinite" else 0
@@ -255,5 +256,6 @@ def new_state(
         log=ints(log_rows, LOG_FIELDS),
         log_n=ints(1),
         dice=dice,
+        clock=ints(1),
     )
     return players, deck, tally

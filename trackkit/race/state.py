@@ -28,6 +28,7 @@ LOG_PLAY_EVENT, LOG_ACTIVATE, LOG_STEAL, LOG_FINISH, LOG_USE_ARTEFACT, LOG_ROUTE
     10,
     11,
 )
+LOG_USE_ON_RIVAL = 12
 LOG_FIELDS = 9  # round, player, action, card, value, from, to, other
 
 
@@ -59,6 +60,7 @@ class Players(NamedTuple):
     curse: np.ndarray  # (P, 4) MP added to each terrain until the character rests
     toll: np.ndarray  # (P,) 1 for a character others pay to overtake (the Troll)
     order_pos: np.ndarray  # (P,) place in the turn order of the last round played
+    reached: np.ndarray  # (P,) when it reached the square it stands on (Tally.clock)
 
 
 class Deck(NamedTuple):
@@ -75,6 +77,7 @@ class Tally(NamedTuple):
     log: np.ndarray  # (rows, LOG_FIELDS) recorded turns; zero rows when not recording
     log_n: np.ndarray  # [rows written]
     dice: np.ndarray  # RANDOM_BUFFER buffered 32-bit draws, then the cursor
+    clock: np.ndarray  # [placements made in this race]: orders arrivals on squares
 
 
 # --- randomness ------------------------------------------------------------------------
@@ -177,6 +180,7 @@ def unmanaged_state(
             u(players.curse),
             u(players.toll),
             u(players.order_pos),
+            u(players.reached),
         ),
         Deck(u(deck.pile), u(deck.discard), u(deck.counts)),
         Tally(
@@ -187,5 +191,6 @@ def unmanaged_state(
             u(tally.log),
             u(tally.log_n),
             u(tally.dice),
+            u(tally.clock),
         ),
     )
