@@ -391,7 +391,16 @@ def cmd_exact(args: argparse.Namespace) -> int:
         f"{track.name}: a solo race lasts {result.expected_rounds:.4f} rounds on average "
         f"(exact; character {result.character}, advantage {result.advantage}, encounters "
         f"{'on' if result.encounters else 'off'})\n"
-        f"Markov chain: {result.states:,} states; covers {result.covers}"
+    )
+    if result.never_finishes > 0:
+        text += (
+            f"A race never ends with probability {result.never_finishes:.3g} (curses make a "
+            "square ahead dearer than any card, and greedy never rests); it counts as "
+            "the simulator's round limit + 1\n"
+        )
+    text += (
+        f"Markov chain: {result.states:,} states, {result.curse_levels} curse level(s); "
+        f"covers {result.covers}"
     )
     _emit(args, result.to_json(), text)
     return EXIT_OK

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from trackkit.presets import PRESET_SLUGS, load_preset
-from trackkit.race.content import load_content
+from trackkit.race.content import Content, load_content
+from trackkit.race.engine import MAX_ROUNDS
 from trackkit.race.exact import exact_solo
 from trackkit.race.montecarlo import simulate
 from trackkit.race.setup import RaceOptions
@@ -17,7 +22,11 @@ SHORT = Track("short", (Placement(1, 0, 1, 90), Placement(7, 1, 1, 0), Placement
 
 
 def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> float:
-    """An independent solution: a dense linear system over (square, hand of four)."""
+    """An independent solution: a dense linear system over (square, hand of four).
+
+    With draw-two-keep-one (the fourth advantage) the player draws its card, then draws two
+    and keeps the higher, moves with the highest of six and keeps the best four of five.
+    """
     from itertools import combinations_with_replacement
     from math import factorial
 
@@ -42,21 +51,29 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
         for n in nodes
     ]
     q = content.deck_numbers() / content.deck_numbers().sum()
+    below = np.cumsum(q)
+    best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
+    two = content.advantage_names[advantage] == "Advantage 4"
+    draws = (
+        [((n, k), q[n] * best_of_two[k]) for n in range(1, 9) for k in range(1, 9)]
+        if two
+        else [((n,), q[n]) for n in range(1, 9)]
+    )
     hands = list(combinations_with_replacement(range(1, 9), 4))
     squares = len(nodes)
     states = [(p, h) for p in range(-1, squares - 1) for h in hands]
     position = {s: i for i, s in enumerate(states)}
     matrix = np.eye(len(states))
     for (p, h), i in position.items():
-        for n in range(1, 9):
-            five = sorted((*h, n))
-            mp, left = five[-1], tuple(five[:-1])
+        for drawn, chance in draws:
+            cards = sorted((*h, *drawn))
+            mp, left = cards[-1], tuple(cards[:-1][-4:])
             end = p
             while end + 1 < squares and cost[end + 1] <= mp:
                 mp -= cost[end + 1]
                 end += 1
             if end < squares - 1:
-                matrix[i, position[(end, left)]] -= q[n]
+                matrix[i, position[(end, left)]] -= chance
     values = np.linalg.solve(matrix, np.ones(len(states)))
     start = 0.0
     for h in hands:
@@ -65,25 +82,110 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
     return start
 
 
-def test_agrees_with_a_dense_linear_solve() -> None:
-    exact = exact_solo(SHORT, character=2, advantage=0, encounters=False)
-    assert exact.expected_rounds == pytest.approx(_brute_force_no_encounters(SHORT, 2, 0), abs=1e-9)
+@pytest.mark.parametrize("advantage", [0, 3])  # Climbing; draw-two-keep-one
+def test_agrees_with_a_dense_linear_solve(advantage: int) -> None:
+    exact = exact_solo(SHORT, character=2, advantage=advantage, encounters=False)
+    expected = _brute_force_no_encounters(SHORT, 2, advantage)
+    assert exact.expected_rounds == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("slug", ["first-run", "forest-run", "king-of-toads"])
-@pytest.mark.parametrize("encounters", [False, True])
-def test_the_simulator_agrees_within_four_standard_errors(slug: str, encounters: bool) -> None:
+# character/advantage pairs that exercise different rules: fluttering and the steady
+# advantage (the curse tail decides this one: ISSUE 7 item 4), the toll and Climbing (hills
+# cheaper: one more curse level), cleptomania and draw-two-keep-one, a challenge ability and
+# Heroism
+PAIRS = [
+    ("king-of-toads", "Flamm", "Advantage 8"),
+    ("swamps-of-the-king", "The Troll", "Climbing"),
+    ("forest-run", "Fulmergh", "Advantage 4"),
+    ("horrgrups-path", "Character 6", "Heroism"),
+    ("first-run", "Flamm", "Heroism"),
+]
+
+
+@pytest.mark.parametrize(("slug", "character", "advantage"), PAIRS)
+def test_the_simulator_agrees_within_four_standard_errors(
+    slug: str, character: str, advantage: str
+) -> None:
     track = load_preset(slug)
-    exact = exact_solo(track, character="Flamm", advantage="Heroism", encounters=encounters)
+    exact = exact_solo(track, character=character, advantage=advantage)
     options = RaceOptions(
         players=1,
         deck="infinite",
-        encounters=encounters,
-        characters=("Flamm",),
-        advantages=("Heroism",),
+        characters=(character,),
+        advantages=(advantage,),
     )
-    result = simulate(track, options, races=20_000, seed=17)
+    result = simulate(track, options, races=100_000, seed=43)
     assert abs(result.mean_rounds - exact.expected_rounds) < 4 * result.std_error
+
+
+def test_without_encounters_too() -> None:
+    track = load_preset("king-of-toads")
+    exact = exact_solo(track, character="Flamm", advantage="Heroism", encounters=False)
+    options = RaceOptions(
+        players=1, deck="infinite", encounters=False, characters=("Flamm",), advantages=("Heroism",)
+    )
+    result = simulate(track, options, races=40_000, seed=17)
+    assert abs(result.mean_rounds - exact.expected_rounds) < 4 * result.std_error
+
+
+def test_curses_are_followed_until_they_change_nothing() -> None:
+    # the Mushroom Curse adds 1 to hills (2 MP); at +7 a hill costs 9, more than any card:
+    # levels 0-7. With Climbing (hills 1 MP) one more level is needed.
+    track = load_preset("king-of-toads")
+    plain = exact_solo(track, character="Flamm", advantage="Advantage 8")
+    climbing = exact_solo(track, character="Flamm", advantage="Climbing")
+    assert plain.curse_levels == 8 and climbing.curse_levels == 9
+    # a greedy character never rests: some races pile up curses until a hill ahead is
+    # dearer than any card, and never end; the simulator stops them at its round limit
+    assert 0 < plain.never_finishes < 1e-3
+    no_hills = exact_solo(load_preset("first-run"), character="Flamm", advantage="Advantage 8")
+    assert no_hills.expected_rounds < plain.expected_rounds
+
+
+def _content_with(tmp_path: Path, **edits: Callable[[str], str]) -> Content:
+    """A copy of the bundled content with ``edits[name](text)`` applied to its files."""
+    folder = tmp_path / "content"
+    folder.mkdir()
+    for name in ("deck", "characters", "advantages"):
+        text = resources.files("trackkit.content").joinpath(f"{name}.toml").read_text()
+        (folder / f"{name}.toml").write_text(edits.get(name, lambda t: t)(text))
+    return load_content(folder)
+
+
+CLIMBING = 'terrain = "hills"\ndelta = -1\nsource = "rulebook (hills'
+
+
+def test_content_that_can_get_stuck_returns_with_the_chance_of_never_finishing(
+    tmp_path: Path,
+) -> None:
+    # ISSUE 7 item 9: Climbing with delta = 5 makes hills cost 7; two curses make them 9,
+    # more than any card, and greedy never rests. The solver used to loop for ever.
+    content = _content_with(
+        tmp_path, advantages=lambda t: t.replace(CLIMBING, CLIMBING.replace("-1", "5"), 1)
+    )
+    assert content.advantages[0][2] == 5
+    result = exact_solo(load_preset("king-of-toads"), character=0, advantage=0, content=content)
+    assert result.curse_levels == 3
+    assert 0 < result.never_finishes < 1
+    assert np.isfinite(result.expected_rounds)
+
+
+def test_a_track_no_card_can_pay_for_never_finishes(tmp_path: Path) -> None:
+    # plains at 1 + 5 (ability) + 5 (advantage) = 11 MP: the first plain square stops
+    # the character for good, as the simulator's round limit does
+    ability = 'terrain = "swamp"\ndelta = -1'
+    content = _content_with(
+        tmp_path,
+        characters=lambda t: t.replace(ability, 'terrain = "plain"\ndelta = 5', 1),
+        advantages=lambda t: t.replace(
+            CLIMBING, CLIMBING.replace("hills", "plain", 1).replace("-1", "5"), 1
+        ),
+    )
+    result = exact_solo(
+        load_preset("first-run"), character=3, advantage=0, content=content, encounters=False
+    )
+    assert result.never_finishes == pytest.approx(1.0)
+    assert result.expected_rounds == pytest.approx(MAX_ROUNDS + 1)
 
 
 def test_dealt_at_random_is_the_average_over_every_pair() -> None:
@@ -104,5 +206,7 @@ def test_first_run_is_the_shortest_and_king_of_toads_the_longest() -> None:
 
 def test_a_result_says_what_it_covers() -> None:
     result = exact_solo(SHORT, character=0, advantage=0)
-    assert "curses stack up to" in result.covers and result.states > 0
-    assert result.to_json()["expected_rounds"] == result.expected_rounds
+    assert "curses without a cap" in result.covers and result.states > 0
+    data = result.to_json()
+    assert data["expected_rounds"] == result.expected_rounds
+    assert data["never_finishes"] == result.never_finishes

@@ -127,3 +127,24 @@ def test_progress_is_reported_up_to_the_total() -> None:
     simulate(load_preset("first-run"), races=600, seed=0, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (600, 600) and len(seen) == 3
     assert np.all(np.diff([d for d, _ in seen]) > 0)
+
+
+def test_figures_cover_every_race_while_rows_are_kept_for_the_first_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ISSUE 7 item 9: ten million races must not hold every race's rows in memory
+    import trackkit.race.montecarlo as montecarlo
+
+    track, options = load_preset("first-run"), RaceOptions(players=3)
+    whole = simulate(track, options, races=2000, seed=4)
+    monkeypatch.setattr(montecarlo, "KEEP_RACES", 500)
+    for workers in (1, 2):
+        lean = simulate(track, options, races=2000, seed=4, workers=workers)
+        assert lean.races == 2000 and lean.rounds.shape[0] == 500
+        assert np.array_equal(lean.rounds, whole.rounds[:500])
+        assert lean.to_json() == whole.to_json()
+    # the figures are those of the races' rows
+    assert whole.mean_rounds == pytest.approx(whole.rounds.mean())
+    assert whole.std_error == pytest.approx(whole.rounds.std(ddof=1) / np.sqrt(2000))
+    wins = [(whole.placing[whole.character == c] == 1).mean() for c in range(8)]
+    assert [row["win_rate"] for row in whole.by_character()] == pytest.approx(wins)

@@ -10,11 +10,24 @@ exact expected number of rounds, free of sampling noise, and the simulator's ora
 The rules come from :mod:`trackkit.race.rules` and the choices from
 :mod:`trackkit.race.policies` (the same compiled functions the engine plays with).
 
-Covered: movement with terrain costs and modifiers, the hand of four, draw-two-keep-one,
-encounters (challenges won and lost, artefacts, the arrow events: push-backs, curses,
-discarding one card). Truncated: curses stack up to :data:`MAX_CURSE` levels (a greedy
-character never rests, so in principle without bound). Not covered: content with curses
-on more than one terrain or discards of more than one card (an error says so).
+Curses, without truncation. A greedy character never rests, so curses only pile up. Once
+a curse makes every square of its terrain dearer than the highest card, more curses
+change nothing, so the curse level is exact up to that level (:func:`curse_levels`). At
+such a level a character whose next square it cannot pay for is stuck for good (it cannot
+move, so it has no encounter that could carry it past): the race never ends. Such races
+exist with a tiny probability on tracks with hills and the Mushroom Curse; the simulator
+stops them at its round limit and counts them as ``MAX_ROUNDS + 1`` rounds. The solver
+computes the probability ``q`` of finishing and ``m = E[rounds; finished]`` from the same
+chain (``q`` first, then ``m`` with reward ``q`` per turn, since ``m(s) = q(s) + E[m(s')]``)
+and reports ``m + (MAX_ROUNDS + 1)(1 - q)``: the simulator's measure, exact but for races
+that could finish yet take more than ``MAX_ROUNDS`` rounds (with a mean of a few dozen
+rounds, a vanishing share), and the probability that a race never ends.
+
+Covered: movement with terrain costs and modifiers, the hand of four, draw-two-keep-one
+(a sixth card before moving, :func:`trackkit.race.engine.draw_two_keep_one`), encounters
+(challenges won and lost, artefacts, the arrow events: push-backs, curses, discarding one
+card). Refused with a message: curses on more than one terrain, curses that make terrain
+cheaper, discards of more than one card.
 """
 
 from __future__ import annotations
@@ -43,20 +56,22 @@ from trackkit.race.content import (
     Effect,
     load_content,
 )
+from trackkit.race.engine import MAX_ROUNDS
 from trackkit.race.policies import greedy_route
 from trackkit.race.rules import challenge_total, challenge_won, is_steady, terrain_cost
 from trackkit.race.setup import RaceOptions, race_board
 from trackkit.race.state import Board
 from trackkit.track import Track
 
-MAX_CURSE = 4
 COVERS = (
     "solo race, infinite deck, greedy policy: movement with terrain costs and modifiers, "
     "the hand of four, draw-two-keep-one, and with encounters challenges, artefacts and "
-    "the arrow events (push-backs, curses, discarding one card); curses stack up to "
-    f"{MAX_CURSE} levels (the only truncation)"
+    "the arrow events (push-backs, curses without a cap, discarding one card); a race that "
+    f"can never end counts {MAX_ROUNDS + 1} rounds, as the simulator counts it"
 )
 TOLERANCE = 1e-10  # on values of a few to a few dozen rounds
+MAX_SWEEPS = 20_000  # per square: far more than any content seen needs (a few hundred)
+MAX_LEVELS = 64  # curse levels: a curse of +1 on a 1-MP terrain needs 9
 HAND = 4
 # what an encounter card does to a solo greedy character, by kind
 NOTHING, CREATURE, BACK, BACK_IF_TERRAIN, CURSE, DISCARD = range(6)
@@ -76,9 +91,12 @@ def _code(hand: np.ndarray) -> int:
     return code
 
 
-HANDS4, HANDS3 = _hands(4), _hands(3)
+HANDS5, HANDS4, HANDS3 = _hands(5), _hands(4), _hands(3)
+INDEX5 = np.full(9**5, -1, dtype=np.int64)
 INDEX4 = np.full(9**4, -1, dtype=np.int64)
 INDEX3 = np.full(9**3, -1, dtype=np.int64)
+for _i, _h in enumerate(HANDS5):
+    INDEX5[_code(_h)] = _i
 for _i, _h in enumerate(HANDS4):
     INDEX4[_code(_h)] = _i
 for _i, _h in enumerate(HANDS3):
@@ -123,53 +141,95 @@ def _with(hand: np.ndarray, number: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _hand_tables(
-    hands4: np.ndarray, hands3: np.ndarray, index4: np.ndarray, index3: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """How hands change, once for all: drawing a number to a hand of four and playing the
-    highest (greedy), and drawing a number to a hand of three."""
-    n4, n3 = hands4.shape[0], hands3.shape[0]
-    played = np.zeros((n4, MAX_CARD_NUMBER + 1), dtype=np.int64)  # the MP played
-    kept = np.zeros((n4, MAX_CARD_NUMBER + 1), dtype=np.int64)  # the hand left
-    refilled = np.zeros((n3, MAX_CARD_NUMBER + 1), dtype=np.int64)
-    dropped = np.zeros((n4, HAND), dtype=np.int64)  # hand of three after playing card c
+def _turn_tables(
+    hands4: np.ndarray,
+    hands5: np.ndarray,
+    index5: np.ndarray,
+    index4: np.ndarray,
+    index3: np.ndarray,
+    draw: np.ndarray,
+    kept: np.ndarray,
+    two: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """How a turn's cards go, once per deck and advantage.
+
+    Before moving, a hand of four draws one card (``draw``) and, with draw-two-keep-one
+    (``two``), keeps one more (``kept``); greedy moves with the highest. The hand left
+    after moving (four cards, or five with the advantage) is indexed in ``hands4`` or
+    ``hands5``. Returns, per hand of four and draw outcome: probability, MP played and the
+    hand after moving; per hand after moving and card lost (to a challenge or a discard)
+    the hand it leaves (of three to refill, or of four with the advantage), and the hand of
+    four kept at Replenishment when no card is lost (itself, or the best four of five).
+    """
+    n4 = hands4.shape[0]
+    outcomes = MAX_CARD_NUMBER * (MAX_CARD_NUMBER if two else 1)
+    prob = np.zeros((n4, outcomes))
+    mp = np.zeros((n4, outcomes), dtype=np.int64)
+    after = np.zeros((n4, outcomes), dtype=np.int64)
     for h in range(n4):
-        for number in range(1, MAX_CARD_NUMBER + 1):
-            five = _with(hands4[h], number)
-            played[h, number] = five[4]
-            kept[h, number] = _index(five[:4], index4)
-        for c in range(HAND):
-            dropped[h, c] = _index(_without(hands4[h], c), index3)
-    for h in range(n3):
+        k = 0
+        for first in range(1, MAX_CARD_NUMBER + 1):
+            seconds = MAX_CARD_NUMBER if two else 1
+            for j in range(seconds):
+                second = j + 1
+                chance = draw[first] * (kept[second] if two else 1.0)
+                hand = _with(hands4[h], first)
+                if two:
+                    hand = _with(hand, second)
+                size = hand.shape[0]
+                prob[h, k] = chance
+                mp[h, k] = hand[size - 1]
+                left = hand[: size - 1]
+                after[h, k] = _index(left, index5) if two else _index(left, index4)
+                k += 1
+    held = hands5 if two else hands4
+    size = held.shape[1]
+    lost = np.zeros((held.shape[0], size), dtype=np.int64)
+    keep = np.zeros(held.shape[0], dtype=np.int64)
+    for m in range(held.shape[0]):
+        for c in range(size):
+            rest = _without(held[m], c)
+            lost[m, c] = _index(rest, index4) if two else _index(rest, index3)
+        keep[m] = lost[m, 0] if two else m
+    return prob, mp, after, held, lost, keep
+
+
+@njit(cache=True)
+def _refill_table(hands3: np.ndarray, index4: np.ndarray) -> np.ndarray:
+    """The hand of four a hand of three becomes with each number drawn."""
+    refilled = np.zeros((hands3.shape[0], MAX_CARD_NUMBER + 1), dtype=np.int64)
+    for h in range(hands3.shape[0]):
         for number in range(1, MAX_CARD_NUMBER + 1):
             refilled[h, number] = _index(_with(hands3[h], number), index4)
-    return played, kept, refilled, dropped
+    return refilled
 
 
 @njit(cache=True)
 def _encounter_parts(
     end: int,
     expect: np.ndarray,
-    after3: np.ndarray,
+    lost_value: np.ndarray,
     kinds: np.ndarray,
     params: np.ndarray,
     chances: np.ndarray,
     pick: np.ndarray,
-    dropped: np.ndarray,
+    lost: np.ndarray,
+    keep: np.ndarray,
     terrain: np.ndarray,
     steady: bool,
-    finish: int,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Drawing an encounter card on square ``end``, split by where it leaves the character.
 
-    Returns, for every hand of four and curse level, the expected value of the outcomes
-    that stay on or go beyond ``end``; per hand, the chance of losing a challenge (back one
-    square, the lowest card played); and the chance of an event sending it back one square.
-    Only the last two depend on the square behind, which may still be being solved.
+    Returns, for every hand held after moving and curse level, the expected value of the
+    outcomes that stay on or go beyond ``end``; per hand, the chance of losing a challenge
+    (back one square, the lowest card played); and the chance of an event sending it back
+    one square. Only the last two depend on the square behind, which may still be being
+    solved. ``lost_value`` is the value of a hand that lost a card (refilled, or as it is
+    with draw-two-keep-one), indexed by ``lost``; a hand that lost none is ``keep``.
     """
-    levels, n4 = expect.shape[2], expect.shape[1]
-    ahead = np.zeros((n4, levels))
-    lose = np.zeros(n4)
+    levels, held = expect.shape[2], pick.shape[1]
+    ahead = np.zeros((held, levels))
+    lose = np.zeros(held)
     back = 0.0
     for k in range(kinds.shape[0]):
         kind = kinds[k]
@@ -178,74 +238,88 @@ def _encounter_parts(
         ):
             back += chances[k]
     for level in range(levels):
-        for h4 in range(n4):
+        for m in range(held):
             outcome = 0.0
             for k in range(kinds.shape[0]):
                 kind, chance = kinds[k], chances[k]
                 if kind == CREATURE:
-                    c = pick[k, h4]
+                    c = pick[k, m]
                     if c < 0:
                         if level == 0:
-                            lose[h4] += chance
-                    elif end + 1 != finish:
-                        outcome += chance * after3[end + 2, dropped[h4, c], level]
+                            lose[m] += chance
+                    else:  # won: one square ahead (the finish row holds its value)
+                        outcome += chance * lost_value[end + 2, lost[m, c], level]
                 elif kind == DISCARD:
-                    outcome += chance * after3[end + 1, dropped[h4, 0], level]
+                    outcome += chance * lost_value[end + 1, lost[m, 0], level]
                 elif kind == CURSE:
                     raised = min(level + params[k], levels - 1)
-                    outcome += chance * expect[end + 1, h4, raised]
+                    outcome += chance * expect[end + 1, keep[m], raised]
                 elif (kind == BACK and not steady) or (
                     kind == BACK_IF_TERRAIN and not steady and terrain[end] == params[k]
                 ):
                     pass  # counted in `back`
                 else:
-                    outcome += chance * expect[end + 1, h4, level]
-            ahead[h4, level] = outcome
+                    outcome += chance * expect[end + 1, keep[m], level]
+            ahead[m, level] = outcome
     return ahead, lose, back
 
 
 @njit(cache=True)
 def _combine(
     end: int,
+    level: int,
     parts: tuple[np.ndarray, np.ndarray, float],
     encounter: np.ndarray,
     expect: np.ndarray,
-    after3: np.ndarray,
-    dropped: np.ndarray,
+    lost_value: np.ndarray,
+    lost: np.ndarray,
+    keep: np.ndarray,
 ) -> None:
-    """The encounter values on ``end`` from its parts and the square behind it."""
+    """The encounter values on ``end`` at curse ``level`` from its parts and the square
+    behind it."""
     ahead, lose, back = parts
-    for level in range(expect.shape[2]):
-        for h4 in range(expect.shape[1]):
-            encounter[end + 1, h4, level] = (
-                ahead[h4, level]
-                + lose[h4] * after3[end, dropped[h4, 0], level]
-                + back * expect[end, h4, level]
-            )
+    for m in range(encounter.shape[1]):
+        encounter[end + 1, m, level] = (
+            ahead[m, level]
+            + lose[m] * lost_value[end, lost[m, 0], level]
+            + back * expect[end, keep[m], level]
+        )
 
 
 @njit(cache=True)
 def _solve(
     cost: np.ndarray,  # (squares, curse levels) MP to enter each square
     terrain: np.ndarray,  # (squares,)
-    draw: np.ndarray,  # (9,) probability of each number at the Preparation draw
-    refill: np.ndarray,  # (9,) probability of each number at any other draw
+    stuck: np.ndarray,  # (squares + 1, levels) by row: no card pays for the next square
+    refill: np.ndarray,  # (9,) probability of each number at a Replenishment draw
+    turn: tuple[np.ndarray, np.ndarray, np.ndarray],  # per hand: chance, MP, hand after
+    held: np.ndarray,  # hands held after moving
+    lost: np.ndarray,
+    keep: np.ndarray,
+    refilled: np.ndarray,
+    two: bool,  # draw-two-keep-one: a lost card needs no refill
     kinds: np.ndarray,  # (k,) what each kind of encounter card does
     params: np.ndarray,  # (k,) its terrain or curse step
     chances: np.ndarray,  # (k,) its probability
     wins: np.ndarray,  # (k, 9) for creatures: does a card of each number win
     steady: bool,
     encounters: bool,
-    hands4: np.ndarray,
-    tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-) -> tuple[np.ndarray, int]:
-    played, kept, refilled, dropped = tables
+    reward: np.ndarray,  # (squares + 1, hands, levels) what each turn from a state adds
+    at_finish: float,  # the value of reaching the finish
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Values by fixed-point iteration, square by square; returns the values off the board,
+    of every state, the sweeps made, and -2 or the square whose iteration did not settle."""
+    prob, mp_played, after = turn
     squares, levels = cost.shape
     finish = squares - 1
-    n4, n3 = played.shape[0], refilled.shape[0]
-    # values indexed by square + 1 (0 is off the board); the finish is worth 0
+    n4, n3 = prob.shape[0], refilled.shape[0]
+    # values indexed by square + 1 (0 is off the board); the finish row holds its value,
+    # a stuck state's value stays 0
     expect = np.zeros((squares + 1, n4, levels))
     after3 = np.zeros((squares + 1, n3, levels))  # a 3-card hand's value, once refilled
+    expect[finish + 1, :, :] = at_finish
+    after3[finish + 1, :, :] = at_finish
+    lost_value = expect if two else after3
     # where each MP amount carries the character from each square, at each curse level
     reach = np.zeros((squares + 1, MAX_CARD_NUMBER + 1, levels), dtype=np.int64)
     for start in range(-1, finish):
@@ -257,17 +331,17 @@ def _solve(
                     i += 1
                 reach[start + 1, mp, level] = i
     # the card a greedy character plays in each challenge: lowest winning, else lowest
-    pick = np.zeros((kinds.shape[0], n4), dtype=np.int64)
+    pick = np.zeros((kinds.shape[0], held.shape[0]), dtype=np.int64)
     for k in range(kinds.shape[0]):
-        for h in range(n4):
-            pick[k, h] = -1
-            for c in range(HAND):
-                if wins[k, hands4[h, c]]:
-                    pick[k, h] = c
+        for m in range(held.shape[0]):
+            pick[k, m] = -1
+            for c in range(held.shape[1]):
+                if wins[k, held[m, c]]:
+                    pick[k, m] = c
                     break
-    # value of an encounter after moving to `end` with hand h4, at each curse level;
+    # value of an encounter after moving to `end` with each hand held, at each curse level;
     # for `end` two or more squares ahead of the square being solved it no longer changes
-    encounter = np.zeros((squares + 1, n4, levels))
+    encounter = np.zeros((squares + 1, held.shape[0], levels))
     sweeps = 0
     for square in range(finish - 1, -2, -1):
         row = square + 1
@@ -275,51 +349,61 @@ def _solve(
             parts = _encounter_parts(
                 square + 2,
                 expect,
-                after3,
+                lost_value,
                 kinds,
                 params,
                 chances,
                 pick,
-                dropped,
+                lost,
+                keep,
                 terrain,
                 steady,
-                finish,
             )
-            _combine(square + 2, parts, encounter, expect, after3, dropped)
+            for level in range(levels):
+                _combine(square + 2, level, parts, encounter, expect, lost_value, lost, keep)
         if encounters and square + 1 < finish:
             near = _encounter_parts(
                 square + 1,
                 expect,
-                after3,
+                lost_value,
                 kinds,
                 params,
                 chances,
                 pick,
-                dropped,
+                lost,
+                keep,
                 terrain,
                 steady,
-                finish,
             )
-        while True:
-            sweeps += 1
-            if encounters and square + 1 < finish:
-                _combine(square + 1, near, encounter, expect, after3, dropped)
-            change = 0.0
-            for level in range(levels - 1, -1, -1):
+        # within a square, a turn keeps its curse level (curses come from encounters
+        # ahead, on squares already solved): each level settles on its own, so the slow
+        # ones (a hill only an 8 pays for) do not hold the others
+        for level in range(levels - 1, -1, -1):
+            if stuck[row, level]:
+                continue  # never moves again: its values stay 0
+            here = 0
+            while True:
+                sweeps += 1
+                here += 1
+                if here > MAX_SWEEPS:
+                    return expect[0], expect, sweeps, square
+                if encounters and square + 1 < finish:
+                    _combine(square + 1, level, near, encounter, expect, lost_value, lost, keep)
+                change = 0.0
                 for h in range(n4):
-                    value = 1.0
-                    for number in range(1, MAX_CARD_NUMBER + 1):
-                        p = draw[number]
+                    value = reward[row, h, level]
+                    for k in range(prob.shape[1]):
+                        p = prob[h, k]
                         if p == 0.0:
                             continue
-                        h4 = kept[h, number]
-                        end = reach[row, played[h, number], level]
+                        m = after[h, k]
+                        end = reach[row, mp_played[h, k], level]
                         if end == finish:
-                            continue
-                        if end == square or not encounters:
-                            value += p * expect[end + 1, h4, level]
+                            value += p * at_finish
+                        elif end == square or not encounters:
+                            value += p * expect[end + 1, keep[m], level]
                         else:
-                            value += p * encounter[end + 1, h4, level]
+                            value += p * encounter[end + 1, m, level]
                     change = max(change, abs(value - expect[row, h, level]))
                     expect[row, h, level] = value
                 for h in range(n3):
@@ -327,14 +411,19 @@ def _solve(
                     for number in range(1, MAX_CARD_NUMBER + 1):
                         total += refill[number] * expect[row, refilled[h, number], level]
                     after3[row, h, level] = total
-            if change < TOLERANCE:
-                break
-    return expect[0], sweeps
+                if change < TOLERANCE:
+                    break
+    return expect[0], expect, sweeps, -2
 
 
 @dataclass(frozen=True)
 class ExactResult:
-    """The exact expected solo race length."""
+    """The exact expected solo race length.
+
+    ``never_finishes`` is the probability that the race can never end (a curse has made
+    the next square dearer than any card, and greedy never rests); such a race counts
+    ``MAX_ROUNDS + 1`` rounds in ``expected_rounds``, as in the simulator.
+    """
 
     track: str
     expected_rounds: float
@@ -344,23 +433,41 @@ class ExactResult:
     states: int
     sweeps: int
     covers: str = ""
+    never_finishes: float = 0.0
+    curse_levels: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
             "track": self.track,
             "expected_rounds": self.expected_rounds,
+            "never_finishes": self.never_finishes,
             "character": self.character,
             "advantage": self.advantage,
             "encounters": self.encounters,
             "states": self.states,
             "sweeps": self.sweeps,
+            "curse_levels": self.curse_levels,
             "covers": self.covers,
         }
 
 
 @lru_cache(maxsize=1)
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return _hand_tables(HANDS4, HANDS3, INDEX4, INDEX3)
+def _refilled() -> np.ndarray:
+    return _refill_table(HANDS3, INDEX4)
+
+
+@lru_cache(maxsize=4)
+def _turns(draw: bytes, kept: bytes, two: bool) -> tuple[np.ndarray, ...]:
+    return _turn_tables(
+        HANDS4,
+        HANDS5,
+        INDEX5,
+        INDEX4,
+        INDEX3,
+        np.frombuffer(draw),
+        np.frombuffer(kept),
+        two,
+    )
 
 
 def _hand_probabilities(refill: np.ndarray) -> np.ndarray:
@@ -406,6 +513,11 @@ def _encounter_table(
             elif effect == Effect.BACK_IF_TERRAIN:
                 kind, param = BACK_IF_TERRAIN, int(card[CARD_TERRAIN])
             elif effect == Effect.CURSE:
+                if card[CARD_PARAM] < 1:
+                    raise TrackkitError(
+                        "the exact solver covers curses that make terrain dearer (delta 1 or "
+                        f"more), not delta {card[CARD_PARAM]}"
+                    )
                 kind, param = CURSE, int(card[CARD_PARAM])
             elif effect == Effect.DISCARD:
                 if card[CARD_PARAM] != 1:
@@ -428,9 +540,38 @@ def _encounter_table(
     )
 
 
+def curse_levels(
+    board: Board,
+    nodes: np.ndarray,
+    character: np.ndarray,
+    advantage: np.ndarray,
+    cursed: int | None,
+    highest: int,
+) -> int:
+    """How many curse levels the chain needs to be exact: one more than the first level at
+    which every square of the cursed terrain on the route is dearer than the ``highest``
+    card (from there on more curses change nothing); 1 when no curse can bite."""
+    on_route = [n for n in nodes if cursed is not None and board.node_terrain[n] == cursed]
+    if not on_route:
+        return 1
+    no_events = np.zeros(4, dtype=np.int64)
+    node = on_route[0]  # squares of one terrain cost the same
+    for level in range(MAX_LEVELS):
+        curse = np.zeros(4, dtype=np.int64)
+        curse[cursed] = level
+        cost = terrain_cost(
+            board.node_base[node], board.node_terrain[node], character, advantage, curse, no_events
+        )
+        if cost > highest:
+            return level + 1
+    raise TrackkitError(
+        f"the exact solver follows curses up to {MAX_LEVELS} levels; this content needs more"
+    )
+
+
 def _solve_pair(
     board: Board, content: Content, character: int, advantage: int, encounters: bool
-) -> tuple[float, int, int]:
+) -> tuple[float, int, int, float, int]:
     route = greedy_route(board)
     nodes = board.route_nodes[route, : board.route_len[route]]
     character_row = content.characters[character]
@@ -439,7 +580,17 @@ def _solve_pair(
     cursed = [
         int(c[CARD_TERRAIN]) for c in content.cards if c[CARD_EFFECT] == Effect.CURSE and c[7]
     ]
-    levels = MAX_CURSE + 1 if (encounters and cursed) else 1
+    numbers = content.deck_numbers().astype(float)
+    refill = numbers / numbers.sum()
+    highest = int(np.flatnonzero(refill)[-1])
+    levels = curse_levels(
+        board,
+        nodes,
+        character_row,
+        advantage_row,
+        cursed[0] if (encounters and cursed) else None,
+        highest,
+    )
     cost = np.zeros((len(nodes), levels), dtype=np.int64)
     no_events = np.zeros(4, dtype=np.int64)
     for level in range(levels):
@@ -455,40 +606,70 @@ def _solve_pair(
                 curse,
                 no_events,
             )
-    numbers = content.deck_numbers().astype(float)
-    refill = numbers / numbers.sum()
-    draw = refill.copy()
-    if advantage_row[ADV_EFFECT] == Effect.DRAW_TWO_KEEP_ONE:
-        below = np.cumsum(refill)
-        draw = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
+    # a character whose next square costs more than any card can never move again
+    stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
+    stuck[:-1] = cost > highest
+    two = bool(advantage_row[ADV_EFFECT] == Effect.DRAW_TWO_KEEP_ONE)
+    below = np.cumsum(refill)
+    best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
     steady = bool(is_steady(character_row, advantage_row))
     terrain = board.node_terrain[nodes]
     # characters and advantages that change nothing in a solo race share one solution
-    arrays = (cost, terrain, draw, refill, kinds, params, chances, wins)
-    key = (*(a.tobytes() for a in arrays), steady, encounters)
+    arrays = (cost, terrain, refill, kinds, params, chances, wins)
+    key = (*(a.tobytes() for a in arrays), steady, encounters, two)
     if key not in _SOLVED:
-        expect, sweeps = _solve(
+        prob, mp, after, held, lost, keep = _turns(refill.tobytes(), best_of_two.tobytes(), two)
+        solve_args = (
             cost,
             terrain,
-            draw,
+            stuck,
             refill,
+            (prob, mp, after),
+            held,
+            lost,
+            keep,
+            _refilled(),
+            two,
             kinds,
             params,
             chances,
             wins,
             steady,
             encounters,
-            HANDS4,
-            _tables(),
         )
-        start = float(_hand_probabilities(refill) @ expect[:, 0])
-        _SOLVED[key] = (start, (len(nodes) + 1) * expect.size, sweeps)
+        shape = (len(nodes) + 1, len(HANDS4), levels)
+        start_hands = _hand_probabilities(refill)
+        finishing, sweeps = 1.0, 0
+        if stuck.any():
+            # first the chance of finishing from every state, then the rounds of the races
+            # that finish, each turn weighted by that chance
+            start, finish_chance, sweeps, failed = _solve(*solve_args, np.zeros(shape), 1.0)
+            _converged(failed, nodes)
+            finishing = float(start_hands @ start[:, 0])
+            reward = finish_chance
+        else:
+            reward = np.ones(shape)
+        start, _, more_sweeps, failed = _solve(*solve_args, reward, 0.0)
+        _converged(failed, nodes)
+        rounds = float(start_hands @ start[:, 0]) + (MAX_ROUNDS + 1) * (1.0 - finishing)
+        states = shape[0] * shape[1] * shape[2]
+        _SOLVED[key] = (rounds, states, sweeps + more_sweeps, 1.0 - finishing, levels)
     return _SOLVED[key]
+
+
+def _converged(failed: int, nodes: np.ndarray) -> None:
+    if failed > -2:
+        where = "before the start" if failed < 0 else f"on square {failed + 1} of the route"
+        raise TrackkitError(
+            f"the exact solver did not settle {where} after "
+            f"{MAX_SWEEPS:,} sweeps: a character there almost never gets on (a square that "
+            "only the rarest card can pay for?); check the content, or use `trackkit simulate`"
+        )
 
 
 def _solve_pairs(
     board: Board, content: Content, pairs: list[tuple[int, int]], encounters: bool
-) -> list[tuple[float, int, int]]:
+) -> list[tuple[float, int, int, float, int]]:
     return [_solve_pair(board, content, c, a, encounters) for c, a in pairs]
 
 
@@ -554,9 +735,11 @@ def exact_solo(
         states=states,
         sweeps=sweeps,
         covers=COVERS if encounters else COVERS.split(", and with")[0] + " (encounters off)",
+        never_finishes=float(np.mean([solved[pair][3] for pair in pairs])),
+        curse_levels=max(r[4] for r in solved.values()),
     )
 
 
 # solutions by their inputs: characters and advantages that change nothing in a solo race,
 # and the same track asked for again, share one
-_SOLVED: dict[tuple[Any, ...], tuple[float, int, int]] = {}
+_SOLVED: dict[tuple[Any, ...], tuple[float, int, int, float, int]] = {}

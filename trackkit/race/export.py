@@ -43,7 +43,7 @@ def races_csv(result: SimulationResult) -> str:
         header += [f"seat {seat} {column}" for column in ("character", "advantage", "start path")]
         header.append(f"seat {seat} placing")
     writer.writerow(header)
-    for race in range(result.races):
+    for race in range(result.rounds.shape[0]):  # the races whose rows the result kept
         row: list[object] = [race, int(result.rounds[race])]
         for seat in range(seats):
             row += [

@@ -28,6 +28,7 @@ from trackkit.race.setup import RaceBoard, RaceOptions, new_state, race_board
 from trackkit.track import Track
 
 RACES_PER_BATCH = 250
+TASK_BATCHES = 40  # batches a worker plays per task (10,000 races)
 MAX_RACES = 10_000_000
 Progress = Callable[[int, int], None]
 
@@ -94,47 +95,131 @@ def run_batch(
     return out
 
 
+KEEP_RACES = 100_000  # races whose rows a result keeps (for files); figures use every race
+
+
+@dataclass
+class Totals:
+    """What a simulation adds up as it goes: every figure of :class:`SimulationResult`
+    comes from here, so memory does not grow with the number of races. All counts are
+    integers, so the same races give the same totals in any order (any workers)."""
+
+    races: int
+    rounds_count: np.ndarray  # (MAX_ROUNDS + 2,) races of each length
+    groups: dict[str, np.ndarray]  # key -> (3, size): entries, wins, placing sum
+    node_time: np.ndarray
+    node_bounce: np.ndarray
+
+    @classmethod
+    def empty(cls, board: RaceBoard, options: RaceOptions) -> Totals:
+        content, nodes = options.content, board.board.node_terrain.shape[0]
+        sizes = {
+            "character": len(content.character_names),
+            "advantage": len(content.advantage_names),
+            "route": len(board.routes),
+            "order_pos": options.players,
+        }
+        return cls(
+            races=0,
+            rounds_count=np.zeros(MAX_ROUNDS + 2, dtype=np.int64),
+            groups={key: np.zeros((3, size), dtype=np.int64) for key, size in sizes.items()},
+            node_time=np.zeros(nodes, dtype=np.int64),
+            node_bounce=np.zeros(nodes, dtype=np.int64),
+        )
+
+    def add(self, batch: BatchResult) -> None:
+        self.races += batch.rounds.shape[0]
+        self.rounds_count += np.bincount(batch.rounds, minlength=MAX_ROUNDS + 2)
+        won = (batch.placing == 1).ravel()
+        placing = batch.placing.ravel()
+        for key, table in self.groups.items():
+            index = getattr(batch, key).ravel()
+            size = table.shape[1]
+            valid = index >= 0  # a character that never left the start has no route
+            table[0] += np.bincount(index[valid], minlength=size)
+            table[1] += np.bincount(index[valid], weights=won[valid], minlength=size).astype(
+                np.int64
+            )
+            table[2] += np.bincount(index[valid], weights=placing[valid], minlength=size).astype(
+                np.int64
+            )
+        self.node_time += batch.node_time
+        self.node_bounce += batch.node_bounce
+
+    def merge(self, other: Totals) -> None:
+        self.races += other.races
+        self.rounds_count += other.rounds_count
+        for key, table in self.groups.items():
+            table += other.groups[key]
+        self.node_time += other.node_time
+        self.node_bounce += other.node_bounce
+
+
 def _run_batches(
-    board: RaceBoard, options: RaceOptions, seed: int, batches: list[tuple[int, int]]
-) -> list[tuple[int, BatchResult]]:
-    return [(b, run_batch(board, options, seed, b, n)) for b, n in batches]
+    board: RaceBoard, options: RaceOptions, seed: int, batches: list[tuple[int, int]], keep: int
+) -> tuple[Totals, list[tuple[int, BatchResult]]]:
+    """Play ``batches``; return their totals and the batches below ``keep`` whole."""
+    totals = Totals.empty(board, options)
+    kept = []
+    for b, n in batches:
+        result = run_batch(board, options, seed, b, n)
+        totals.add(result)
+        if b < keep:
+            kept.append((b, result))
+    return totals, kept
 
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """The races of one simulation and the figures drawn from them."""
+    """The races of one simulation and the figures drawn from them.
+
+    The figures cover every race; the per-race rows (``rounds``, ``placing``, ``route``,
+    ``character``, ``advantage``, ``order_pos``) are kept for the first
+    ``min(races, KEEP_RACES)`` races only, so ten million races fit in memory.
+    """
 
     track: str
     options: RaceOptions
     seed: int
     board: RaceBoard
+    totals: Totals
     rounds: np.ndarray
     placing: np.ndarray
     route: np.ndarray
     character: np.ndarray
     advantage: np.ndarray
     order_pos: np.ndarray
-    node_time: np.ndarray
-    node_bounce: np.ndarray
 
     @property
     def races(self) -> int:
-        return int(self.rounds.shape[0])
+        return self.totals.races
+
+    @property
+    def node_time(self) -> np.ndarray:
+        return self.totals.node_time
+
+    @property
+    def node_bounce(self) -> np.ndarray:
+        return self.totals.node_bounce
 
     @property
     def capped(self) -> int:
-        """Races stopped at the round limit (counted at the limit in every figure)."""
-        return int((self.rounds > MAX_ROUNDS).sum())
+        """Races stopped at the round limit (counted at the limit + 1 in every figure)."""
+        return int(self.totals.rounds_count[MAX_ROUNDS + 1])
 
     @property
     def mean_rounds(self) -> float:
-        return float(self.rounds.mean())
+        counts = self.totals.rounds_count
+        return float(np.dot(np.arange(counts.shape[0]), counts) / self.races)
 
     @property
     def std_error(self) -> float:
         if self.races < 2:
             return math.nan
-        return float(self.rounds.std(ddof=1) / math.sqrt(self.races))
+        counts = self.totals.rounds_count
+        lengths = np.arange(counts.shape[0])
+        variance = np.dot((lengths - self.mean_rounds) ** 2, counts) / (self.races - 1)
+        return float(math.sqrt(variance / self.races))
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -143,33 +228,33 @@ class SimulationResult:
         return (self.mean_rounds - half, self.mean_rounds + half)
 
     def histogram(self) -> dict[int, int]:
-        values, counts = np.unique(self.rounds, return_counts=True)
-        return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+        counts = self.totals.rounds_count
+        return {int(v): int(counts[v]) for v in np.flatnonzero(counts)}
 
-    def _by(self, key: np.ndarray, names: list[str]) -> list[dict[str, Any]]:
+    def _by(self, key: str, names: list[str]) -> list[dict[str, Any]]:
+        entries, wins, placing = self.totals.groups[key]
         rows = []
         for index, name in enumerate(names):
-            mask = key == index
-            taken = int(mask.sum())
+            taken = int(entries[index])
             rows.append(
                 {
                     "name": name,
                     "entries": taken,
-                    "win_rate": float((self.placing[mask] == 1).mean()) if taken else None,
-                    "mean_placing": float(self.placing[mask].mean()) if taken else None,
+                    "win_rate": float(wins[index] / taken) if taken else None,
+                    "mean_placing": float(placing[index] / taken) if taken else None,
                 }
             )
         return rows
 
     def by_character(self) -> list[dict[str, Any]]:
-        return self._by(self.character, list(self.options.content.character_names))
+        return self._by("character", list(self.options.content.character_names))
 
     def by_advantage(self) -> list[dict[str, Any]]:
-        return self._by(self.advantage, list(self.options.content.advantage_names))
+        return self._by("advantage", list(self.options.content.advantage_names))
 
     def by_start_path(self) -> list[dict[str, Any]]:
         labels = [chr(ord("A") + i) for i in range(len(self.board.routes))]
-        rows = self._by(self.route, labels)
+        rows = self._by("route", labels)
         total = self.races * self.options.players
         for row, route in zip(rows, self.board.routes, strict=True):
             row["share"] = row["entries"] / total
@@ -178,7 +263,7 @@ class SimulationResult:
 
     def by_turn_order(self) -> list[dict[str, Any]]:
         """Win rate by place in the turn order of the race's last round."""
-        return self._by(self.order_pos, [str(k + 1) for k in range(self.options.players)])
+        return self._by("order_pos", [str(k + 1) for k in range(self.options.players)])
 
     def congestion(self) -> list[dict[str, Any]]:
         """Per square: turns ended there per race, and characters sent back off it."""
@@ -225,7 +310,8 @@ def simulate(
 ) -> SimulationResult:
     """Play ``races`` races on ``track`` and gather the figures.
 
-    ``progress(done, total)`` is called after each finished batch.
+    ``progress(done, total)`` is called as batches finish. Memory stays flat: figures are
+    added up batch by batch, and per-race rows are kept for the first races only.
     """
     options = options or RaceOptions()
     if not 1 <= races <= MAX_RACES:
@@ -239,42 +325,48 @@ def simulate(
         (b, min(RACES_PER_BATCH, races - b * RACES_PER_BATCH))
         for b in range(math.ceil(races / RACES_PER_BATCH))
     ]
-    results: dict[int, BatchResult] = {}
+    keep = math.ceil(KEEP_RACES / RACES_PER_BATCH)  # batches kept whole
+    totals = Totals.empty(board, options)
+    kept: dict[int, BatchResult] = {}
     done = 0
     if workers == 1 or len(batches) == 1:
         for b, n in batches:
-            results[b] = run_batch(board, options, seed, b, n)
+            result = run_batch(board, options, seed, b, n)
+            totals.add(result)
+            if b < keep:
+                kept[b] = result
             done += n
             if progress:
                 progress(done, races)
     else:
         run_batch(board, options, seed, 0, 1)  # compile (or load) once, before forking
-        chunks = [batches[i::workers] for i in range(workers)]
+        # tasks of a few batches: small enough for a steady progress bar and even load,
+        # each returning its totals (and the kept batches), never every race's rows
+        size = max(1, min(TASK_BATCHES, math.ceil(len(batches) / (4 * workers))))
+        tasks = [batches[i : i + size] for i in range(0, len(batches), size)]
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [
-                pool.submit(_run_batches, board, options, seed, [batch])
-                for chunk in chunks
-                for batch in chunk
+                pool.submit(_run_batches, board, options, seed, task, keep) for task in tasks
             ]
             for future in as_completed(futures):
-                for b, result in future.result():
-                    results[b] = result
-                    done += result.rounds.shape[0]
+                part, whole = future.result()
+                totals.merge(part)
+                kept.update(whole)
+                done += part.races
                 if progress:
                     progress(done, races)
-    ordered = [results[b] for b, _ in batches]
+    ordered = [kept[b] for b, _ in batches if b in kept]
     return SimulationResult(
         track=track.name,
         options=options,
         seed=seed,
         board=board,
+        totals=totals,
         rounds=np.concatenate([r.rounds for r in ordered]),
         placing=np.concatenate([r.placing for r in ordered]),
         route=np.concatenate([r.route for r in ordered]),
         character=np.concatenate([r.character for r in ordered]),
         advantage=np.concatenate([r.advantage for r in ordered]),
         order_pos=np.concatenate([r.order_pos for r in ordered]),
-        node_time=np.sum([r.node_time for r in ordered], axis=0),
-        node_bounce=np.sum([r.node_bounce for r in ordered], axis=0),
     )
