@@ -90,7 +90,7 @@ def heat_figure(scene: Scene, heat: dict[str, float], unit: str) -> go.Figure:
             y=[s.centre[1] for s in scene.squares],
             mode="markers",
             marker=dict(
-                size=1,
+                size=24,  # invisible, but wide enough to hover over the square
                 opacity=0,
                 color=[values[s.id] for s in scene.squares],
                 colorscale=HEAT_SCALE,
