@@ -12,9 +12,12 @@ from trackkit.design import (
     MAX_HISTORY,
     MAX_UPLOAD_BYTES,
     Design,
+    and_list,
     check_placement,
     decode_track,
     encode_track,
+    is_complete,
+    next_tiles,
     read_uploaded_track,
     restrict_tileset,
 )
@@ -154,3 +157,28 @@ def test_a_refusal_lists_the_rules_then_where_the_tile_fits_as_its_own_paragraph
     assert all(line.startswith("- **") and line.endswith(".") for line in rules.splitlines())
     assert fits.startswith("Tile 7 fits at (") and fits.endswith(".")
     assert "[" not in fits  # no raw Python list
+
+
+def test_next_tiles_lists_the_tiles_left_with_where_they_fit(tileset) -> None:  # type: ignore[no-untyped-def]
+    assert [e.tile.number for e in next_tiles(Track("t"), tileset)] == [1]
+    start = Track("t", (Placement(1, 0, 0),))
+    entries = {e.tile.number: e for e in next_tiles(start, tileset)}
+    assert sorted(entries) == list(range(2, 11))
+    seven = entries[7]
+    assert seven.fits and all(p.tile == 7 for p in seven.fits)
+    assert seven.mp == sum(s.cost for s in tileset[7].squares)
+    assert sum(seven.terrain_mix.values()) == len(tileset[7].squares)
+    assert seven.summary().startswith(f"{len(tileset[7].squares)} squares, {seven.mp} MP: ")
+    # under the rule for 3 players the finish cannot come straight after the start
+    assert not {e.tile.number: e for e in next_tiles(start, tileset, 3)}[2].fits
+
+
+def test_a_track_is_complete_once_the_finish_is_placed(tileset) -> None:  # type: ignore[no-untyped-def]
+    assert is_complete(load_preset("first-run"), tileset)
+    assert not is_complete(load_preset("first-run").without_last(), tileset)
+    assert not is_complete(Track("t"), tileset)
+
+
+def test_and_list_reads_as_a_sentence() -> None:
+    assert and_list(["3"]) == "3"
+    assert and_list(["3", "4", "8"]) == "3, 4 and 8"

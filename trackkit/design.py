@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import os
 import zlib
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +26,7 @@ from pathlib import Path
 from trackkit.building import NextPlacement, next_placements
 from trackkit.errors import TrackFileError
 from trackkit.problems import Problem
-from trackkit.tiles import TileSet, bundled_tiles_folder
+from trackkit.tiles import Tile, TileSet, bundled_tiles_folder
 from trackkit.track import Placement, Track, parse_track_toml
 from trackkit.validate import validate
 
@@ -136,6 +137,57 @@ def check_placement(
     return PlacementCheck(placement, not new, new, legal)
 
 
+@dataclass(frozen=True)
+class NextTile:
+    """A tile not yet on the table, what it is made of, and where it may go next."""
+
+    tile: Tile
+    fits: tuple[Placement, ...]  # legal next placements that keep the track completable
+
+    @property
+    def mp(self) -> int:
+        return sum(square.cost for square in self.tile.squares)
+
+    @property
+    def terrain_mix(self) -> dict[str, int]:
+        """Squares per terrain, most first."""
+        counts = Counter(str(square.terrain) for square in self.tile.squares)
+        return dict(counts.most_common())
+
+    def summary(self) -> str:
+        """``"7 squares, 11 MP: 3 plain, 2 woods, 2 hills"``."""
+        mix = ", ".join(f"{n} {terrain}" for terrain, n in self.terrain_mix.items())
+        return f"{len(self.tile.squares)} squares, {self.mp} MP: {mix}"
+
+
+def next_tiles(track: Track, tileset: TileSet, players: int | None = None) -> tuple[NextTile, ...]:
+    """The tiles that could be chosen next, in number order: the start tile alone on an
+    empty table (it goes anywhere), otherwise every tile not yet placed."""
+    if not track.placements:
+        return (NextTile(tileset.start, (Placement(tileset.start.number, 0, 0, 0),)),)
+    used = set(track.tiles)
+    legal = [
+        o.placement
+        for o in next_placements(track, tileset, players)
+        if o.legal and o.completable is not False
+    ]
+    return tuple(
+        NextTile(tile, tuple(p for p in legal if p.tile == tile.number))
+        for tile in tileset.values()
+        if tile.number not in used
+    )
+
+
+def is_complete(track: Track, tileset: TileSet) -> bool:
+    """Whether the finish tile has been placed, which ends the building."""
+    return bool(track.placements) and track.placements[-1].tile == tileset.finish.number
+
+
+def and_list(items: list[str]) -> str:
+    """``"3, 4 and 8"``: a list for a sentence, not Python's ``[3, 4, 8]``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _or_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
@@ -226,10 +278,14 @@ def restrict_tileset(
 
 __all__ = [
     "Design",
+    "NextTile",
     "PlacementCheck",
+    "and_list",
     "check_placement",
     "decode_track",
     "encode_track",
+    "is_complete",
+    "next_tiles",
     "read_uploaded_track",
     "restrict_tileset",
 ]

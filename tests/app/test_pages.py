@@ -172,3 +172,36 @@ def test_the_uploader_states_the_real_limit() -> None:
     uploader = at.get("file_uploader")[0]
     assert "1 MB" in uploader.proto.label
     assert uploader.proto.max_upload_size_mb == 1
+
+
+def test_the_palette_defaults_to_a_path_tile_that_fits() -> None:
+    at = page("design_page").run()
+    button(at, "Place next tile").click().run()
+    chosen = at.radio(key="tile").value
+    assert chosen != 2  # not the finish, which would end the track at once
+    assert any(f"Tile {chosen} fits at" in s.value for s in at.success)
+    # each tile left is shown with its squares and MP
+    captions = " ".join(c.value for c in at.caption)
+    assert "9 sq · 15 MP" in captions
+    assert len(at.get("image")) == 9  # a thumbnail per tile left
+
+
+def test_a_complete_track_says_so_instead_of_a_palette() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(load_preset("first-run"))
+    at.run()
+    assert any(h.value == "Track complete" for h in at.subheader)
+    assert not [r for r in at.radio if r.key == "tile"]
+    text = " ".join(e.value for e in [*at.info, *at.warning, *at.success])
+    assert "No tile can" not in text
+
+
+def test_the_hint_names_the_tiles_that_fit_in_words() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
+    at.run()
+    at.select_slider[0].set_value(3).run()
+    at.radio(key="tile").set_value(2).run()
+    hint = next(i.value for i in at.info if "cannot go next" in i.value)
+    assert "Tiles that fit next: 3, 4, 5, 6, 7, 8, 9 and 10." in hint
+    assert "[" not in hint

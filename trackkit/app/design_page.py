@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from trackkit.app.common import (
@@ -15,10 +17,19 @@ from trackkit.app.common import (
     show_link_error,
     tiles,
 )
-from trackkit.building import next_placements
-from trackkit.design import Design, check_placement, encode_track
+from trackkit.design import (
+    Design,
+    NextTile,
+    and_list,
+    check_placement,
+    encode_track,
+    is_complete,
+    next_tiles,
+)
 from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_figure
+from trackkit.render.layout import build_scene
+from trackkit.render.thumbnail import tile_thumbnail_svg
 from trackkit.tiles import TileSet
 from trackkit.track import Placement, Track
 from trackkit.validate import validate
@@ -32,7 +43,8 @@ def page() -> None:
     tileset = tiles(current.track.tileset)
     show_link_error()
 
-    with st.expander("Start from…", expanded=not current.track.placements):
+    # a constant `expanded`: a changing one re-creates the expander and undoes the reader's toggle
+    with st.expander("Start from…", expanded=True):
         left, middle, right = st.columns(3)
         if left.button("Empty table", width="stretch"):
             set_design(current.opened(Design.empty().track))
@@ -68,48 +80,28 @@ def page() -> None:
     )
     players = None if players_choice == "off" else int(players_choice)
 
-    used = set(track.tiles)
-    palette = [t for t in tileset.values() if t.number not in used]
-    if not track.placements:
-        palette = [tileset.start]
+    entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
+    complete = is_complete(track, tileset)
+    _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
     controls, board = st.columns([1, 3])
+    chosen, rotation, fits = None, 0, ()
     with controls:
-        st.subheader("Next tile")
-        if palette:
-            chosen = st.radio(
-                "Tile",
-                [t.number for t in palette],
-                format_func=lambda n: f"{n} · {tileset[n].shape}",
-                key="tile",
-                horizontal=True,
-            )
-            rotation = st.radio(
-                "Rotation",
-                ROTATIONS,
-                key="rotation",
-                horizontal=True,
-                format_func=lambda r: f"{r}°",
+        # a refusal goes first, level with the top of the board that was clicked
+        explanation = st.session_state.get("explain")
+        if explanation and explanation[0] == track:
+            st.warning(explanation[1])
+        if complete:
+            st.subheader("Track complete")
+            st.success(
+                "The finish tile is placed: the track is built. Race it or compare it "
+                "(pages on the left), download it below, or Undo to change it."
             )
         else:
-            chosen, rotation = None, 0
-            st.write("Every tile is on the table.")
-        options = next_placements(track, tileset, players) if track.placements else []
-        legal = [o for o in options if o.legal and o.completable is not False]
-        mine = [o for o in legal if o.placement.tile == chosen]
-        if track.placements and chosen is not None:
-            if mine:
-                turns = ", ".join(f"{o.placement.rotation}°" for o in mine)
-                cell = mine[0].placement.cell
-                st.success(f"Tile {chosen} fits at {cell} turned {turns}.")
-            else:
-                st.info(
-                    f"Tile {chosen} cannot go next. "
-                    + (
-                        f"Tiles that can: {sorted({o.placement.tile for o in legal})}."
-                        if legal
-                        else "No tile can: undo the last one."
-                    )
-                )
+            st.subheader("Next tile")
+            chosen, rotation = _palette(entries, current.track.tileset)
+            fits = entries[chosen].fits if chosen is not None else ()
+            if track.placements and chosen is not None:
+                _hint(chosen, rotation, fits, entries)
         if st.button(
             "Place next tile",
             width="stretch",
@@ -117,32 +109,30 @@ def page() -> None:
             help="Put the chosen tile where it fits, at the rotation chosen if it fits so",
         ):
             if not track.placements:
-                set_design(current.place(Placement(chosen, 0, 0, rotation)))
-                st.rerun()
-            elif mine:
-                pick = next((o for o in mine if o.placement.rotation == rotation), mine[0])
-                set_design(current.place(pick.placement))
-                st.rerun()
+                _place(current, Placement(chosen, 0, 0, rotation))
+            elif fits:
+                _place(current, next((p for p in fits if p.rotation == rotation), fits[0]))
             else:
-                st.session_state.explain = f"Tile {chosen} has no legal place next."
+                _explain(track, f"Tile {chosen} has no legal place next: choose another tile.")
         a, b, c = st.columns(3)
         if a.button("Undo", width="stretch", disabled=not current.can_undo):
-            set_design(current.undo())
-            st.rerun()
+            _place_design(current.undo())
         if b.button("Redo", width="stretch", disabled=not current.can_redo):
-            set_design(current.redo())
-            st.rerun()
+            _place_design(current.redo())
         if c.button("Clear", width="stretch", disabled=not track.placements):
-            set_design(current.clear())
-            st.rerun()
+            _place_design(current.clear())
+        if not complete:
+            _thumbnails(entries, current.track.tileset)
 
     with board:
-        cells = _clickable_cells(track)
+        cells = [] if complete else _clickable_cells(track)
+        ghost = _ghost_placements(track, chosen, rotation, fits)
         figure = track_figure(
             track,
             tileset,
-            highlight_cells=sorted({o.placement.cell for o in mine}),
+            highlight_cells=sorted({p.cell for p in fits}) if track.placements else [],
             clickable_cells=cells,
+            ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
         )
         event = st.plotly_chart(
             figure,
@@ -151,26 +141,24 @@ def page() -> None:
             width="stretch",
             key=f"table-{st.session_state.get('table_version', 0)}",
         )
-        st.caption(
-            "Click a table cell to place the chosen tile there; green outlines show "
-            "where it may go."
-        )
+        if not complete:
+            st.caption(
+                "Click anywhere in a table cell to place the chosen tile there; green "
+                "outlines and the faint tile show where it may go and how it would lie."
+            )
         clicked = _clicked_cell(event)
         if clicked is not None and chosen is not None:
             # on a cell where the tile fits, it turns to fit (the chosen rotation first)
-            fits = [o.placement for o in mine if o.placement.cell == clicked]
+            here = [p for p in fits if p.cell == clicked]
             placement = next(
-                (p for p in fits if p.rotation == rotation),
-                fits[0] if fits else Placement(chosen, clicked[0], clicked[1], rotation),
+                (p for p in here if p.rotation == rotation),
+                here[0] if here else Placement(chosen, clicked[0], clicked[1], rotation),
             )
             check = check_placement(track, placement, tileset, players)
             if check.allowed or not track.placements:
-                set_design(current.place(placement))
-                st.rerun()
+                _place(current, placement)
             else:
-                st.session_state.explain = check.explain()
-        if st.session_state.get("explain"):
-            st.warning(st.session_state.pop("explain"))
+                _explain(track, check.explain())
 
     _validation_panel(track, tileset, players)
     st.download_button(
@@ -245,3 +233,117 @@ def _file_name(name: str) -> str:
 
 
 __all__ = ["page", "pick_track"]
+
+
+def _place(current: Design, placement: Placement) -> None:
+    _place_design(current.place(placement))
+
+
+def _place_design(new: Design) -> None:
+    st.session_state.pop("explain", None)
+    set_design(new)
+    st.rerun()
+
+
+def _explain(track: Track, text: str) -> None:
+    """Keep the refusal beside the board until the design changes, and redraw the board
+    unselected (a selected point fades the rest, and clicking it again would unselect)."""
+    st.session_state.explain = (track, text)
+    st.session_state.table_version = st.session_state.get("table_version", 0) + 1
+    st.rerun()
+
+
+def _default_to_a_tile_that_fits(track: Track, entries: dict[int, NextTile], finish: int) -> None:
+    """Each time the design changes, choose a tile that fits (a path tile before the finish);
+    the user's own choice stands until then."""
+    if st.session_state.get("tile-for") == track and st.session_state.get("tile") in entries:
+        return
+    st.session_state["tile-for"] = track
+    fitting = [n for n, entry in entries.items() if entry.fits]
+    preferred = [n for n in fitting if n != finish] or fitting or list(entries)
+    if preferred:
+        st.session_state.tile = preferred[0]
+
+
+def _palette(entries: dict[int, NextTile], folder: Path | None) -> tuple[int | None, int]:
+    """The choice of tile and rotation."""
+    if not entries:
+        st.write("Every tile is on the table.")
+        return None, 0
+    numbers = list(entries)
+    chosen = st.radio(
+        "Tile",
+        numbers,
+        format_func=lambda n: f"{n} · {entries[n].tile.shape}",
+        key="tile",
+        horizontal=True,
+    )
+    if chosen is not None:
+        st.caption(f"Tile {chosen}: {entries[chosen].summary()}.")
+    rotation = st.radio(
+        "Rotation", ROTATIONS, key="rotation", horizontal=True, format_func=lambda r: f"{r}°"
+    )
+    return chosen, rotation
+
+
+def _thumbnails(entries: dict[int, NextTile], folder: Path | None) -> None:
+    """The tiles left as they are printed, each with its squares and MP."""
+    if not entries:
+        return
+    st.write("**Tiles left**")
+    numbers = list(entries)
+    thumbnails = st.columns(3)
+    for i, number in enumerate(numbers):
+        entry = entries[number]
+        with thumbnails[i % 3]:
+            st.image(_thumbnail(number, None if folder is None else str(folder)), width="stretch")
+            st.caption(
+                f"**{number}** · {len(entry.tile.squares)} sq · {entry.mp} MP"
+                + ("" if entry.fits else " · no fit")
+            )
+
+
+@st.cache_data(max_entries=64)
+def _thumbnail(number: int, folder: str | None) -> str:
+    return tile_thumbnail_svg(tiles(None if folder is None else Path(folder)), number)
+
+
+def _hint(
+    chosen: int, rotation: int, fits: tuple[Placement, ...], entries: dict[int, NextTile]
+) -> None:
+    if fits:
+        where = and_list(
+            sorted(
+                {f"({p.x}, {p.y}) turned {_turns(fits, p.cell)}" for p in fits},
+            )
+        )
+        st.success(f"Tile {chosen} fits at {where}.")
+        return
+    others = [str(n) for n, entry in entries.items() if entry.fits]
+    if others:
+        st.info(f"Tile {chosen} cannot go next. Tiles that fit next: {and_list(others)}.")
+    else:
+        st.warning(
+            "No tile fits after the last one: every way on runs into the track or leaves "
+            "no room for the finish. Undo the last tile, or turn it another way."
+        )
+
+
+def _turns(fits: tuple[Placement, ...], cell: tuple[int, int]) -> str:
+    return " or ".join(f"{p.rotation}°" for p in fits if p.cell == cell)
+
+
+def _ghost_placements(
+    track: Track, chosen: int | None, rotation: int, fits: tuple[Placement, ...]
+) -> list[Placement]:
+    """Where the chosen tile would lie: on each cell it fits, turned as a click would turn
+    it (the chosen rotation when it fits so)."""
+    if chosen is None:
+        return []
+    if not track.placements:
+        return [Placement(chosen, 0, 0, rotation)]
+    ghosts = []
+    for cell in dict.fromkeys(p.cell for p in fits):
+        here = [p for p in fits if p.cell == cell]
+        ghosts.append(next((p for p in here if p.rotation == rotation), here[0]))
+    return ghosts

@@ -18,13 +18,17 @@ def scene_figure(
     highlight_cells: Iterable[tuple[int, int]] = (),
     clickable_cells: Iterable[tuple[int, int]] = (),
     heat: dict[str, float] | None = None,
+    ghosts: Iterable[Scene] = (),
 ) -> go.Figure:
     """A figure of ``scene``.
 
     ``highlight_cells`` (table cells) are outlined as places the next tile may go;
-    ``clickable_cells`` get an invisible marker carrying ``customdata = [x, y]`` so an app
-    can tell which table cell was clicked. ``heat`` (square id → value) recolours the
-    squares as a heat map, e.g. turns spent on each square.
+    ``clickable_cells`` are covered with invisible points, one per square of the cell, each
+    carrying ``customdata = [x, y]``: with hover looking for the nearest point at any
+    distance, a click anywhere in the cell selects one of its own points, so an app can
+    tell which table cell was clicked. ``heat`` (square id → value) recolours the squares
+    as a heat map, e.g. turns spent on each square. ``ghosts`` (scenes of one tile each)
+    are drawn faintly, to show where and how a tile would lie.
     """
     grid = scene.grid
     figure = go.Figure()
@@ -169,16 +173,37 @@ def scene_figure(
                 font=dict(size=12, color="#f1c40f"),
             )
         )
+    for ghost in ghosts:
+        shapes += _ghost_shapes(ghost)
     cells = list(clickable_cells)
     if cells:
+        for x, y in cells:
+            shapes.append(
+                dict(
+                    type="rect",
+                    x0=x * grid + 0.1,
+                    y0=y * grid + 0.1,
+                    x1=(x + 1) * grid - 0.1,
+                    y1=(y + 1) * grid - 0.1,
+                    line=dict(color="rgba(122, 106, 79, 0.25)", width=1, dash="dot"),
+                    layer="below",
+                )
+            )
+        # one point per square of each cell, on the same lattice as the squares' centres,
+        # so the nearest point to a click in a free cell is always that cell's own
+        spots = [(x, y, i, j) for x, y in cells for i in range(grid) for j in range(grid)]
         figure.add_trace(
             go.Scatter(
-                x=[(x + 0.5) * grid for x, _ in cells],
-                y=[(y + 0.5) * grid for _, y in cells],
-                customdata=[[x, y] for x, y in cells],
+                x=[x * grid + i + 0.5 for x, _, i, _ in spots],
+                y=[y * grid + j + 0.5 for _, y, _, j in spots],
+                customdata=[[x, y] for x, y, _, _ in spots],
                 mode="markers",
-                marker=dict(size=28, color="rgba(39, 174, 96, 0.05)", symbol="square"),
-                hovertext=[f"table cell ({x}, {y})" for x, y in cells],
+                marker=dict(size=4, color="rgba(0, 0, 0, 0)"),
+                selected=dict(marker=dict(color="rgba(0, 0, 0, 0)")),
+                unselected=dict(marker=dict(opacity=0)),
+                hovertext=[
+                    f"table cell ({x}, {y}): click to place the tile" for x, y, _, _ in spots
+                ],
                 hoverinfo="text",
                 name="cells",
                 showlegend=False,
@@ -212,4 +237,42 @@ def scene_figure(
         yaxis=dict(visible=False, range=[bottom + 0.5, top - 0.5], scaleanchor="x"),
         dragmode=False,
     )
+    if cells:
+        figure.update_layout(hoverdistance=-1)  # no cutoff: the nearest cell point is found
     return figure
+
+
+def _ghost_shapes(ghost: Scene) -> list[dict[str, object]]:
+    """A faint copy of ``ghost``'s tile: dashed outline, squares in their terrain colours."""
+    shapes: list[dict[str, object]] = []
+    for tile in ghost.tiles:
+        shapes.append(
+            dict(
+                type="rect",
+                x0=tile.left + 0.05,
+                y0=tile.top + 0.05,
+                x1=tile.left + tile.size - 0.05,
+                y1=tile.top + tile.size - 0.05,
+                fillcolor="rgba(226, 214, 184, 0.35)",
+                line=dict(color="#7a6a4f", width=2, dash="dot"),
+                layer="below",
+                name="ghost",
+            )
+        )
+    for square in ghost.squares:
+        cx, cy = square.centre
+        shapes.append(
+            dict(
+                type="rect",
+                x0=cx - 0.42,
+                y0=cy - 0.42,
+                x1=cx + 0.42,
+                y1=cy + 0.42,
+                fillcolor=square.colour,
+                opacity=0.4,
+                line=dict(color="#33261a", width=1, dash="dot"),
+                layer="below",
+                name="ghost",
+            )
+        )
+    return shapes
