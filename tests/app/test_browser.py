@@ -168,7 +168,15 @@ def _wait_for_linked_tiles(page: Page, tiles: tuple[int, ...]) -> None:
     assert _linked_tiles(page) == tiles
 
 
+def _open_start_from(page: Page) -> None:
+    _settle(page)
+    if not page.get_by_role("button", name="Open preset").is_visible():
+        page.get_by_text("Start from…").click()
+    expect(page.get_by_role("button", name="Open preset")).to_be_visible()
+
+
 def _upload(page: Page, name: str, data: bytes) -> None:
+    _open_start_from(page)
     page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(
         files=[{"name": name, "mimeType": "application/toml", "buffer": data}]
     )
@@ -277,9 +285,7 @@ def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     undo()
     _wait_for_linked_tiles(page, mine)
 
-    _settle(page)
-    if not page.get_by_role("button", name="Open preset").is_visible():
-        page.get_by_text("Start from…").click()
+    _open_start_from(page)
     _press(page, "Open preset")
     _wait_for_linked_tiles(page, load_preset("first-run").tiles)
     undo()
@@ -311,6 +317,7 @@ def test_the_projects_streamlit_config_is_used(page: Page) -> None:
         assert f"set in {ROOT / '.streamlit' / 'config.toml'}\n{setting}" in shown
     # what a visitor sees: the real upload limit and no Deploy button
     page.get_by_role("link", name="Design", exact=True).click()
+    _open_start_from(page)
     page.get_by_text("1MB per file").first.wait_for()
     expect(page.get_by_text("200MB")).to_have_count(0)
     expect(page.get_by_role("button", name="Deploy")).to_have_count(0)

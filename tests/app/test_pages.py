@@ -205,3 +205,16 @@ def test_the_hint_names_the_tiles_that_fit_in_words() -> None:
     hint = next(i.value for i in at.info if "cannot go next" in i.value)
     assert "Tiles that fit next: 3, 4, 5, 6, 7, 8, 9 and 10." in hint
     assert "[" not in hint
+
+
+def test_opening_a_preset_over_a_design_says_undo_brings_it_back() -> None:
+    at = page("design_page")
+    mine = Track("mine", (Placement(1, 0, 0),))
+    at.query_params["track"] = encode_track(mine)
+    at.run()
+    at.selectbox[0].set_value("king-of-toads")
+    button(at, "Open preset").click().run()
+    assert at.session_state.design.track == load_preset("king-of-toads")
+    assert any("Undo brings back" in t.value for t in at.toast)
+    button(at, "Undo").click().run()
+    assert at.session_state.design.track == mine

@@ -42,17 +42,17 @@ def page() -> None:
     current = design()
     tileset = tiles(current.track.tileset)
     show_link_error()
+    if "notice" in st.session_state:
+        st.toast(st.session_state.pop("notice"), icon=":material/undo:")
 
     # a constant `expanded`: a changing one re-creates the expander and undoes the reader's toggle
-    with st.expander("Start from…", expanded=True):
+    with st.expander("Start from… an empty table, a preset or a track file", expanded=False):
         left, middle, right = st.columns(3)
         if left.button("Empty table", width="stretch"):
-            set_design(current.opened(Design.empty().track))
-            st.rerun()
+            _replace(current, Design.empty().track, "an empty table")
         slug = middle.selectbox("Preset", PRESET_SLUGS, format_func=lambda s: load_preset(s).name)
         if middle.button("Open preset", width="stretch"):
-            set_design(current.opened(load_preset(slug)))
-            st.rerun()
+            _replace(current, load_preset(slug), f"the preset {load_preset(slug).name}")
         upload = right.file_uploader(
             UPLOAD_LABEL,
             type=["toml"],
@@ -63,16 +63,16 @@ def page() -> None:
         if right.button("Open file", width="stretch", disabled=upload is None):
             track = read_upload(upload)
             if track is not None:
-                set_design(current.opened(track))
-                st.rerun()
+                _replace(current, track, upload.name)
 
-    name = st.text_input("Track name", current.track.name)
+    naming, rule = st.columns(2)
+    name = naming.text_input("Track name", current.track.name)
     if name != current.track.name:
         set_design(current.renamed(name))
         current = design()
     track = current.track
 
-    players_choice = st.select_slider(
+    players_choice = rule.select_slider(
         "Building rule for",
         options=["off", 2, 3, 4, 5, 6, 7, 8],
         value="off",
@@ -120,7 +120,7 @@ def page() -> None:
         if b.button("Redo", width="stretch", disabled=not current.can_redo):
             _place_design(current.redo())
         if c.button("Clear", width="stretch", disabled=not track.placements):
-            _place_design(current.clear())
+            _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
         if not complete:
             _thumbnails(entries, current.track.tileset)
 
@@ -239,10 +239,19 @@ def _place(current: Design, placement: Placement) -> None:
     _place_design(current.place(placement))
 
 
-def _place_design(new: Design) -> None:
+def _place_design(new: Design, notice: str | None = None) -> None:
     st.session_state.pop("explain", None)
+    if notice:
+        st.session_state.notice = notice
     set_design(new)
     st.rerun()
+
+
+def _replace(current: Design, track: Track, what: str) -> None:
+    notice = f"Opened {what}."
+    if current.track.placements:
+        notice += " Undo brings back the design it replaced."
+    _place_design(current.opened(track), notice)
 
 
 def _explain(track: Track, text: str) -> None:
