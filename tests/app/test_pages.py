@@ -218,3 +218,18 @@ def test_opening_a_preset_over_a_design_says_undo_brings_it_back() -> None:
     assert any("Undo brings back" in t.value for t in at.toast)
     button(at, "Undo").click().run()
     assert at.session_state.design.track == mine
+
+
+def test_a_tile_set_the_operator_offers_may_be_named_in_a_link(
+    tile_folder: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setenv("TRACKKIT_APP_TILESETS", str(tile_folder))
+    at = page("design_page")
+    house = Track("house", (Placement(1, 0, 0),), tileset=Path(tile_folder.name))
+    at.query_params["track"] = encode_track(house)
+    at.run()
+    assert not at.exception
+    assert not at.error
+    assert at.session_state.design.track.tileset == tile_folder
+    assert any("No problem so far" in i.value for i in at.info)

@@ -64,7 +64,7 @@ def test_the_ghost_is_drawn_faintly_where_the_tile_would_go() -> None:
     added = figure.layout.shapes[len(plain.layout.shapes) :]
     assert len(added) == len(ghost.tiles) + len(ghost.squares)
     assert all(shape.name == "ghost" and shape.line.dash == "dot" for shape in added)
-    assert all(shape.x0 >= 3 * 5 for shape in added)  # in cell (3, 0)
+    assert all(shape.x0 >= 3 * ghost.grid for shape in added)  # in cell (3, 0)
     assert any(shape.opacity == 0.4 for shape in added)
 
 
