@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trackkit.presets import load_preset
 from trackkit.render.layout import build_scene
-from trackkit.render.overlays import heat_figure, pawn_figure
+from trackkit.render.overlays import heat_figure, pawn_figure, race_animation
 
 UNIT = "turns ended here per race"
 
@@ -38,8 +38,9 @@ def test_pawns_stand_on_their_squares_side_by_side() -> None:
     a, b = scene.squares[3], scene.squares[7]
     figure = pawn_figure(scene, [a.id, a.id, b.id, "start"], ["P", "Q", "R", "S"])
     pawns = [t for t in figure.data if t.legendgroup == "pawns"]
-    assert [t.name for t in pawns] == ["1. P", "2. Q", "3. R"]  # S is not on the board yet
-    spots = [(t.x[0], t.y[0]) for t in pawns]
+    assert [t.name for t in pawns] == ["1. P", "2. Q", "3. R", "4. S"]
+    assert pawns[3].x == (None,)  # S is not on the board yet
+    spots = [(t.x[0], t.y[0]) for t in pawns[:3]]
     assert spots[0] != spots[1]  # two on one square do not hide each other
     for (x, y), square in zip(spots, (a, a, b), strict=True):
         assert abs(x - square.centre[0]) < 0.5 and abs(y - square.centre[1]) < 0.5
@@ -56,3 +57,24 @@ def test_the_finish_label_covers_no_square() -> None:
         for square in scene.squares:
             x, y = square.centre
             assert not (abs(label.x - x) < 0.45 and abs(label.y - y) < 0.45), square.id
+
+
+def test_the_play_button_moves_the_pawns_through_every_round() -> None:
+    scene = build_scene(load_preset("first-run"))
+    a, b, c = (s.id for s in scene.squares[3:6])
+    rounds = [("start", "start"), (a, "start"), (b, a), (c, b)]
+    figure = race_animation(scene, rounds, ["P", "Q"], shown=2)
+    assert figure.layout.title.text == "After round 2"
+    assert [f.name for f in figure.frames] == ["1", "2", "3"]
+    pawn_indices = [i for i, t in enumerate(figure.data) if t.legendgroup == "pawns"]
+    centres = {s.id: s.centre for s in scene.squares}
+    for frame, where in zip(figure.frames, rounds[1:], strict=True):
+        assert list(frame.traces) == pawn_indices
+        assert frame.layout.title.text == f"After round {frame.name}"
+        for trace, square in zip(frame.data, where, strict=True):
+            if square == "start":
+                assert trace.x == (None,)
+            else:
+                assert abs(trace.x[0] - centres[square][0]) < 0.5
+    button = figure.layout.updatemenus[0].buttons[0]
+    assert button.method == "animate" and "Play" in button.label

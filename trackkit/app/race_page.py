@@ -19,7 +19,7 @@ from trackkit.race.record import RaceRecord, record_race
 from trackkit.race.replay import positions_by_round, readable, square_name
 from trackkit.race.setup import RaceOptions
 from trackkit.render.layout import build_scene
-from trackkit.render.overlays import heat_figure, pawn_figure
+from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.track import Track
 
 KEEP_RUNS = 32
@@ -268,8 +268,9 @@ def _replay(track: Track, record: RaceRecord) -> None:
         if st.session_state.get(name, 1) > last:
             st.session_state[name] = last
     shown = kept(st.slider, "Round", "race-round", 1, min_value=1, max_value=last)
-    where = positions[min(shown, len(positions) - 1)]
-    figure = pawn_figure(build_scene(track), where, record.characters, title=f"After round {shown}")
+    shown = min(shown, len(positions) - 1)
+    where = positions[shown]
+    figure = race_animation(build_scene(track), positions, record.characters, shown)
     board, story = st.columns([3, 2])
     board.plotly_chart(figure, width="stretch")
     with story:

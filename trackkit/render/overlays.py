@@ -112,26 +112,23 @@ def heat_figure(scene: Scene, heat: dict[str, float], unit: str) -> go.Figure:
     return figure
 
 
-def pawn_figure(
-    scene: Scene, where: Sequence[str], names: Sequence[str], title: str | None = None
-) -> go.Figure:
-    """The track with one pawn per player on the square ``where[player]`` (square ids; any
-    other value, such as the start, draws no pawn). The costs on the squares say the
-    terrain, so the legend lists only the pawns."""
-    figure = _track_figure(scene)
+def _pawns(scene: Scene, where: Sequence[str], names: Sequence[str]) -> list[go.Scatter]:
+    """One trace per player, in seat order; a player off the board has no point."""
     centres = {s.id: s.centre for s in scene.squares}
     taken: dict[str, int] = {}
+    traces = []
     for player, (square, name) in enumerate(zip(where, names, strict=True)):
-        if square not in centres:
-            continue
-        nth = taken.get(square, 0)
-        taken[square] = nth + 1
-        dx, dy = _SPOTS[nth % len(_SPOTS)]
-        x, y = centres[square]
-        figure.add_trace(
+        x: float | None = None
+        y: float | None = None
+        if square in centres:
+            nth = taken.get(square, 0)
+            taken[square] = nth + 1
+            dx, dy = _SPOTS[nth % len(_SPOTS)]
+            x, y = centres[square][0] + dx, centres[square][1] + dy
+        traces.append(
             go.Scatter(
-                x=[x + dx],
-                y=[y + dy],
+                x=[x],
+                y=[y],
                 mode="markers+text",
                 marker=dict(
                     size=20,
@@ -146,9 +143,57 @@ def pawn_figure(
                 legendgroup="pawns",
             )
         )
+    return traces
+
+
+def pawn_figure(
+    scene: Scene, where: Sequence[str], names: Sequence[str], title: str | None = None
+) -> go.Figure:
+    """The track with one pawn per player on the square ``where[player]`` (square ids; any
+    other value, such as the start, draws no pawn). The costs on the squares say the
+    terrain, so the legend lists only the pawns."""
+    figure = _track_figure(scene)
+    figure.add_traces(_pawns(scene, where, names))
     figure.update_layout(
         legend=dict(orientation="h", yanchor="top", y=-0.02, x=0), margin=dict(b=40)
     )
     if title is not None:
         figure.update_layout(title=title)
+    return figure
+
+
+def race_animation(
+    scene: Scene, rounds: Sequence[Sequence[str]], names: Sequence[str], shown: int
+) -> go.Figure:
+    """:func:`pawn_figure` after round ``shown`` of ``rounds`` (where everyone stands after
+    each round; item 0 before the race), with a play button that moves the pawns through
+    every round in the browser."""
+    figure = pawn_figure(scene, rounds[shown], names, title=f"After round {shown}")
+    first = len(figure.data) - len(names)
+    figure.frames = [
+        go.Frame(
+            name=str(number),
+            data=_pawns(scene, where, names),
+            traces=list(range(first, len(figure.data))),
+            layout=dict(title=dict(text=f"After round {number}")),
+        )
+        for number, where in enumerate(rounds)
+        if number > 0
+    ]
+    # redraw: the title says the round, and only a redraw updates it
+    play = dict(frame=dict(duration=900, redraw=True), transition=dict(duration=300))
+    figure.update_layout(
+        updatemenus=[
+            dict(
+                type="buttons",
+                direction="left",
+                x=0.5,  # between the title and the chart's toolbar
+                xanchor="center",
+                y=1.0,
+                yanchor="bottom",
+                showactive=False,
+                buttons=[dict(label="▶ Play the race", method="animate", args=[None, play])],
+            )
+        ]
+    )
     return figure
