@@ -233,3 +233,12 @@ def test_a_tile_set_the_operator_offers_may_be_named_in_a_link(
     assert not at.error
     assert at.session_state.design.track.tileset == tile_folder
     assert any("No problem so far" in i.value for i in at.info)
+
+
+def test_a_finished_but_broken_track_is_not_called_built() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(Track("b", (Placement(1, 0, 0), Placement(2, 3, 3))))
+    at.run()
+    assert any(h.value == "Track complete" for h in at.subheader)
+    assert any("breaks a rule" in w.value for w in at.warning)
+    assert not any("the track is built" in s.value for s in at.success)

@@ -92,10 +92,16 @@ def page() -> None:
             st.warning(explanation[1])
         if complete:
             st.subheader("Track complete")
-            st.success(
-                "The finish tile is placed: the track is built. Race it or compare it "
-                "(pages on the left), download it below, or Undo to change it."
-            )
+            if validate(track, tileset, players).ok:
+                st.success(
+                    "The finish tile is placed: the track is built. Race it or compare "
+                    "it (pages on the left), download it below, or Undo to change it."
+                )
+            else:
+                st.warning(
+                    "The finish tile is placed, but the track breaks a rule (see "
+                    "Validation below). Undo to change it."
+                )
         else:
             st.subheader("Next tile")
             chosen, rotation = _palette(entries, current.track.tileset)
@@ -177,7 +183,7 @@ def page() -> None:
 
 
 def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
-    finished = bool(track.placements) and track.placements[-1].tile == tileset.finish.number
+    finished = is_complete(track, tileset)
     report = validate(track, tileset, players, partial=not finished)
     st.subheader("Validation")
     rule = f" under the building rule for {players} players" if players else ""
