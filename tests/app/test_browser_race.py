@@ -184,3 +184,22 @@ def test_compare_the_design_with_chosen_presets(page: Page, app_url: str, tmp_pa
     labels = page.locator(".js-plotly-plot .ytick text")
     expect(labels.filter(has_text="(your design)")).to_have_count(1)  # the chart names it too
     _screenshot(page, tmp_path / "compare.png")
+
+
+def test_an_uploaded_track_stays_chosen_across_pages(
+    page: Page, app_url: str, tmp_path: Path
+) -> None:
+    upload = tmp_path / "loop.toml"
+    upload.write_text(MY_TRACK.to_toml(), encoding="utf-8")
+    page.goto(f"{app_url}/race")
+    page.get_by_role("heading", name="Race").wait_for()
+    page.get_by_text("Upload a track file").click()
+    page.locator("input[type='file']").set_input_files(str(upload))
+    page.get_by_role("button", name="Track picture (SVG)").wait_for()
+    name, _ = _download(page, "Track picture (SVG)")
+    assert name == "my-forest-loop.svg"  # the uploaded track is the one drawn
+    page.get_by_role("link", name="Tiles").click()
+    page.get_by_role("heading", name="Tiles").first.wait_for()
+    page.get_by_role("link", name="Race").click()
+    expect(page.get_by_role("radio", name="Upload a track file")).to_be_checked()
+    page.get_by_text("Using My forest loop, uploaded earlier.").wait_for()
