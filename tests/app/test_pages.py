@@ -242,3 +242,19 @@ def test_a_finished_but_broken_track_is_not_called_built() -> None:
     assert any(h.value == "Track complete" for h in at.subheader)
     assert any("breaks a rule" in w.value for w in at.warning)
     assert not any("the track is built" in s.value for s in at.success)
+
+
+def test_an_operator_tile_set_that_does_not_load_is_reported_not_a_crash(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    empty = tmp_path / "gone-tiles"
+    empty.mkdir()
+    monkeypatch.setenv("TRACKKIT_APP_TILESETS", str(empty))
+    at = page("design_page")
+    at.query_params["track"] = encode_track(
+        Track("t", (Placement(1, 0, 0),), tileset=Path("gone-tiles"))
+    )
+    at.run()
+    assert not at.exception
+    assert any("tile set cannot be loaded" in e.value for e in at.error)

@@ -26,6 +26,7 @@ from trackkit.design import (
     is_complete,
     next_tiles,
 )
+from trackkit.errors import TrackkitError
 from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_figure
 from trackkit.render.layout import build_scene
@@ -40,8 +41,13 @@ ROTATIONS = [0, 90, 180, 270]
 def page() -> None:
     st.title("Design a track")
     current = design()
-    tileset = tiles(current.track.tileset)
     show_link_error()
+    folder = current.track.tileset
+    try:
+        tileset = tiles(folder)
+    except TrackkitError as error:  # an operator's tile set that no longer loads
+        st.error(f"This design's tile set cannot be loaded ({error}); Undo or start afresh.")
+        folder, tileset = None, tiles()
     if "notice" in st.session_state:
         st.toast(st.session_state.pop("notice"), icon=":material/undo:")
 
@@ -104,7 +110,7 @@ def page() -> None:
                 )
         else:
             st.subheader("Next tile")
-            chosen, rotation = _palette(entries, current.track.tileset)
+            chosen, rotation = _palette(entries)
             fits = entries[chosen].fits if chosen is not None else ()
             if track.placements and chosen is not None:
                 _hint(chosen, rotation, fits, entries)
@@ -128,7 +134,7 @@ def page() -> None:
         if c.button("Clear", width="stretch", disabled=not track.placements):
             _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
         if not complete:
-            _thumbnails(entries, current.track.tileset)
+            _thumbnails(entries, folder)
 
     with board:
         cells = [] if complete else _clickable_cells(track)
@@ -280,7 +286,7 @@ def _default_to_a_tile_that_fits(track: Track, entries: dict[int, NextTile], fin
         st.session_state.tile = preferred[0]
 
 
-def _palette(entries: dict[int, NextTile], folder: Path | None) -> tuple[int | None, int]:
+def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
     """The choice of tile and rotation."""
     if not entries:
         st.write("Every tile is on the table.")
