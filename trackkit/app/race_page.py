@@ -147,9 +147,10 @@ def _placing(value: float | None) -> str:
 
 def _win_rates(rows: list[dict[str, Any]], title: str, players: int) -> go.Figure:
     """Horizontal bars of win rates with the fair share (1 ÷ players) marked."""
+    rates = [r["win_rate"] or 0.0 for r in rows]  # None: never in that seat
     figure = go.Figure(
         go.Bar(
-            x=[r["win_rate"] for r in rows],
+            x=rates,
             y=[r["name"] for r in rows],
             orientation="h",
             text=[_percent(r["win_rate"]) for r in rows],
@@ -168,7 +169,7 @@ def _win_rates(rows: list[dict[str, Any]], title: str, players: int) -> go.Figur
     figure.update_layout(
         title=title,
         height=max(260, 60 + 34 * len(rows)),
-        xaxis=dict(tickformat=".0%", range=[0, max(fair, *(r["win_rate"] for r in rows)) * 1.15]),
+        xaxis=dict(tickformat=".0%", range=[0, max(fair, *rates) * 1.15]),
         yaxis=dict(autorange="reversed"),
         margin=dict(t=70),
     )
