@@ -217,15 +217,12 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         "A tie for first counts as a win for each character in it. "
         "The dashed line is what every seat would win in a perfectly fair race."
     )
-    tables = st.columns(3)
-    tables[0].write("**Characters**")
-    tables[0].dataframe(_table(characters, "Character"), hide_index=True)
-    tables[1].write("**Start paths**")
-    tables[1].dataframe(_table(result.by_start_path(), "Start path", share=True), hide_index=True)
-    tables[2].write("**Advantages**")
-    tables[2].dataframe(
+    by_character, by_advantage, by_path = st.tabs(["Characters", "Advantages", "Start paths"])
+    by_character.dataframe(_table(characters, "Character"), hide_index=True)
+    by_advantage.dataframe(
         _table([r for r in result.by_advantage() if r["entries"]], "Advantage"), hide_index=True
     )
+    by_path.dataframe(_table(result.by_start_path(), "Start path", share=True), hide_index=True)
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
     st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
