@@ -258,3 +258,11 @@ def test_an_operator_tile_set_that_does_not_load_is_reported_not_a_crash(
     at.run()
     assert not at.exception
     assert any("tile set cannot be loaded" in e.value for e in at.error)
+
+
+def test_a_link_error_reads_as_one_sentence() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(Track("s", (Placement(1, 0, 0),), tileset=Path("/x")))
+    at.run()
+    message = next(e.value for e in at.error if "could not be opened" in e.value)
+    assert ".." not in message

@@ -109,10 +109,8 @@ def _follow_address(current: Design, shared: str | None) -> Design:
 def show_link_error() -> None:
     """Say once, on whichever page a link opened, why the link's track could not be used."""
     if "link_error" in st.session_state:
-        st.error(
-            f"The shared link could not be opened: {st.session_state.pop('link_error')}. "
-            "Your design was not changed."
-        )
+        reason = st.session_state.pop("link_error").rstrip(".")
+        st.error(f"The shared link could not be opened: {reason}. Your design was not changed.")
 
 
 def sync_address() -> None:
