@@ -176,12 +176,22 @@ def _turn_tables(
                 hand = _with(hands4[h], first)
                 if two:
                     hand = _with(hand, second)
+                if chance == 0.0:
+                    continue
                 size = hand.shape[0]
-                prob[h, k] = chance
-                mp[h, k] = hand[size - 1]
-                left = hand[: size - 1]
-                after[h, k] = _index(left, index5) if two else _index(left, index4)
-                k += 1
+                left = _index(hand[: size - 1], index5) if two else _index(hand[:-1], index4)
+                # draws that leave the same hand and MP are one outcome: the outcomes of a
+                # hand are packed first, the rest left at chance 0
+                same = k
+                for j in range(k):
+                    if mp[h, j] == hand[size - 1] and after[h, j] == left:
+                        same = j
+                        break
+                prob[h, same] += chance
+                mp[h, same] = hand[size - 1]
+                after[h, same] = left
+                if same == k:
+                    k += 1
     held = hands5 if two else hands4
     size = held.shape[1]
     lost = np.zeros((held.shape[0], size), dtype=np.int64)
@@ -306,6 +316,7 @@ def _solve(
     encounters: bool,
     reward: np.ndarray,  # (squares + 1, hands, levels) what each turn from a state adds
     at_finish: float,  # the value of reaching the finish
+    sure: bool,  # values are chances of finishing: 1 where no stuck state lies ahead
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Values by fixed-point iteration, square by square; returns the values off the board,
     of every state, the sweeps made, and -2 or the square whose iteration did not settle."""
@@ -342,6 +353,18 @@ def _solve(
     # value of an encounter after moving to `end` with each hand held, at each curse level;
     # for `end` two or more squares ahead of the square being solved it no longer changes
     encounter = np.zeros((squares + 1, held.shape[0], levels))
+    # from a row on, a turn never ends behind it: where no square ahead costs differently
+    # at another curse level, every level has the values of level 0 (solved once, copied);
+    # where no state ahead can be stuck, a race surely finishes (`at_finish` when the
+    # values are chances of finishing, ``sure``)
+    alike = np.zeros(squares + 1, dtype=np.bool_)
+    doomed = np.zeros((squares + 1, levels), dtype=np.bool_)
+    for row in range(squares - 1, -1, -1):
+        alike[row] = (row == squares - 1 or alike[row + 1]) and (cost[row] == cost[row, 0]).all()
+        for level in range(levels - 1, -1, -1):
+            doomed[row, level] = stuck[row, level] or (row + 1 < squares and doomed[row + 1, level])
+            if level + 1 < levels:
+                doomed[row, level] = doomed[row, level] or doomed[row, level + 1]
     sweeps = 0
     for square in range(finish - 1, -2, -1):
         row = square + 1
@@ -381,6 +404,12 @@ def _solve(
         for level in range(levels - 1, -1, -1):
             if stuck[row, level]:
                 continue  # never moves again: its values stay 0
+            if alike[row] and level > 0:
+                continue  # copied from level 0 below
+            if sure and not doomed[row, level]:
+                expect[row, :, level] = at_finish
+                after3[row, :, level] = at_finish
+                continue
             here = 0
             while True:
                 sweeps += 1
@@ -395,7 +424,7 @@ def _solve(
                     for k in range(prob.shape[1]):
                         p = prob[h, k]
                         if p == 0.0:
-                            continue
+                            break  # a hand's outcomes are packed first
                         m = after[h, k]
                         end = reach[row, mp_played[h, k], level]
                         if end == finish:
@@ -413,6 +442,10 @@ def _solve(
                     after3[row, h, level] = total
                 if change < TOLERANCE:
                     break
+        if alike[row]:
+            for level in range(1, levels):
+                expect[row, :, level] = expect[row, :, 0]
+                after3[row, :, level] = after3[row, :, 0]
     return expect[0], expect, sweeps, -2
 
 
@@ -643,13 +676,13 @@ def _solve_pair(
         if stuck.any():
             # first the chance of finishing from every state, then the rounds of the races
             # that finish, each turn weighted by that chance
-            start, finish_chance, sweeps, failed = _solve(*solve_args, np.zeros(shape), 1.0)
+            start, finish_chance, sweeps, failed = _solve(*solve_args, np.zeros(shape), 1.0, True)
             _converged(failed, nodes)
             finishing = float(start_hands @ start[:, 0])
             reward = finish_chance
         else:
             reward = np.ones(shape)
-        start, _, more_sweeps, failed = _solve(*solve_args, reward, 0.0)
+        start, _, more_sweeps, failed = _solve(*solve_args, reward, 0.0, False)
         _converged(failed, nodes)
         rounds = float(start_hands @ start[:, 0]) + (MAX_ROUNDS + 1) * (1.0 - finishing)
         states = shape[0] * shape[1] * shape[2]
