@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import re
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,8 +44,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
+@contextmanager
+def _server(env: dict[str, str] | None = None) -> Iterator[str]:
+    """``streamlit run app.py`` on a free port, in a process group of its own so that
+    stopping it also stops the engine warm-up it starts."""
     port = _free_port()
     server = subprocess.Popen(
         [
@@ -60,8 +66,10 @@ def app_url() -> Iterator[str]:
             "false",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -76,8 +84,14 @@ def app_url() -> Iterator[str]:
             raise RuntimeError("streamlit did not start")
         yield url
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    with _server() as url:
+        yield url
 
 
 @pytest.fixture
@@ -203,3 +217,22 @@ def test_an_uploaded_track_stays_chosen_across_pages(
     page.get_by_role("link", name="Race").click()
     expect(page.get_by_role("radio", name="Upload a track file")).to_be_checked()
     page.get_by_text("Using My forest loop, uploaded earlier.").wait_for()
+
+
+def test_a_race_waiting_for_the_compile_says_so(tmp_path: Path) -> None:
+    # an empty numba cache: the app's warm-up has the engine to compile, as on a new machine
+    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    with _server(cold) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 1100})
+        tab.set_default_timeout(60_000)
+        tab.goto(f"{url}/race")
+        tab.get_by_role("heading", name="Race").wait_for()
+        tab.get_by_role("button", name="Run races").click()
+        note = tab.get_by_text("Compiling the race engine (once per machine):")
+        note.wait_for()
+        first = note.inner_text()
+        expect(note).not_to_have_text(first, timeout=10_000)  # the seconds count up
+        assert re.fullmatch(r"Compiling the race engine \(once per machine\): \d+ s…", first)
+        tab.screenshot(path=str(tmp_path / "compiling.png"))
+        browser.close()
