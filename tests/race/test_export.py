@@ -5,7 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from trackkit.presets import load_preset
+from trackkit.race import montecarlo
 from trackkit.race.export import download_name, races_csv, track_slug
 from trackkit.race.montecarlo import simulate
 from trackkit.race.setup import RaceOptions
@@ -42,3 +45,12 @@ def test_dealt_characters_and_advantages_are_named_as_dealt() -> None:
     for i, row in enumerate(rows):
         assert row["seat 2 character"] == names[result.character[i, 1]]
         assert row["seat 1 advantage"] == advantages[result.advantage[i, 0]]
+
+
+def test_a_long_run_writes_the_rows_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(montecarlo, "KEEP_RACES", 250)  # one batch of rows, as for huge runs
+    result = simulate(load_preset("first-run"), RaceOptions(players=2), races=600, seed=4)
+    rows = list(csv.DictReader(io.StringIO(races_csv(result))))
+    assert result.races == 600
+    assert len(rows) == result.rounds.shape[0] < 600
+    assert [int(r["race"]) for r in rows] == list(range(len(rows)))

@@ -33,7 +33,8 @@ def download_name(track: Track, seed: int, what: str, suffix: str) -> str:
 
 def races_csv(result: SimulationResult) -> str:
     """One row per race: its length, then for each seat (the order players were listed in)
-    the character sitting there, its advantage, start path and placing."""
+    the character sitting there, its advantage, start path and placing. Rows cover the races
+    whose rows the result keeps (the first :data:`~trackkit.race.montecarlo.KEEP_RACES`)."""
     content = result.options.content
     seats = result.placing.shape[1]
     out = io.StringIO()
