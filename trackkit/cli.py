@@ -548,9 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
     track_argument(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.toml")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    p = command("render", cmd_render, "draw a track as it lies on the table (SVG or HTML)")
+    p = command("render", cmd_render, "draw a track as it lies on the table (SVG, PNG or HTML)")
     track_argument(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.html")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.png|FILE.html")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
     def race_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:

@@ -120,6 +120,8 @@ def _replay(record: RaceRecord, finish: str) -> None:
             where[p] = step.square_to
             if step.action == "challenge" and "loses" in step.text:
                 assert step.square_to != step.square_from or step.square_from == "start"
+        elif step.action == "steal":
+            assert step.square_from == where[p], f"{step.text}: stolen where it stands"
         elif step.action == "play-event":
             assert step.target is not None
             where[step.target] = step.square_to

@@ -274,7 +274,7 @@ def steal_artefact(board: Board, players: Players, tally: Tally, p: int, rnd: in
                 card = take_artefact(players, q, players.active_n[q] - 1)
                 players.active[p, players.active_n[p]] = card
                 players.active_n[p] += 1
-                note(tally, rnd, p, LOG_STEAL, card, 0, -1, -1, q)
+                note(tally, rnd, p, LOG_STEAL, card, 0, players.pos[p], players.pos[p], q)
                 return
 
 

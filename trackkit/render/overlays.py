@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 
-from trackkit.geometry import Side
 from trackkit.render.layout import TERRAIN_COLOURS, Scene, square_name
 from trackkit.render.plot import scene_figure
 
@@ -39,20 +38,8 @@ def _without_terrain_legend(figure: go.Figure) -> None:
     ]
 
 
-def _finish_label_beside(figure: go.Figure, scene: Scene) -> None:
-    """Move the FINISH label to the side of the finish square where no square lies."""
-    if scene.finish_label is None:
-        return
-    (x, y), side = scene.finish_label
-    anchor = {Side.E: "left", Side.W: "right"}.get(side, "center")
-    for note in figure.layout.annotations:
-        if note.text and "FINISH" in note.text:
-            note.update(x=x, y=y, xanchor=anchor, yanchor="middle")
-
-
 def _track_figure(scene: Scene) -> go.Figure:
     figure = scene_figure(scene)
-    _finish_label_beside(figure, scene)
     _without_terrain_legend(figure)
     return figure
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import plotly.graph_objects as go
 
+from trackkit.geometry import Side
 from trackkit.render.layout import TERRAIN_COLOURS, Scene
 from trackkit.terrain import Terrain
 
@@ -125,10 +126,14 @@ def scene_figure(
         )
     if scene.finish is not None:
         fx, fy = scene.finish
+        # beside the finish square, on a side where no square lies (the scene's choice)
+        (lx, ly), side = scene.finish_label or ((fx, fy - 0.7), Side.N)
         annotations.append(
             dict(
-                x=fx,
-                y=fy - 0.7,
+                x=lx,
+                y=ly,
+                xanchor={Side.E: "left", Side.W: "right"}.get(side, "center"),
+                yanchor="middle",
                 text="<b>FINISH</b>",
                 showarrow=False,
                 font=dict(size=11, color="#c0392b"),
