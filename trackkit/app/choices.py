@@ -43,7 +43,7 @@ def current_design() -> tuple[Track | None, str]:
     if not track.placements:
         return None, "the Design page's table is empty"
     try:
-        report = validate(track, tiles())
+        report = validate(track, tiles(track.tileset))  # the design's own tile set
     except Exception:  # a design the validator cannot read is one we cannot race either
         return None, "the design on the Design page cannot be read"
     if not report.ok:

@@ -24,10 +24,8 @@ from trackkit.design import (
     read_uploaded_track,
 )
 from trackkit.errors import TrackkitError
-from trackkit.presets import PRESET_SLUGS, load_preset
 from trackkit.tiles import TileSet, load_tileset
 from trackkit.track import Track
-from trackkit.validate import validate
 
 MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
@@ -143,29 +141,3 @@ def read_upload(upload: Any) -> Track | None:
         log.exception("an upload could not be read")
         st.error(f"{name}: cannot be read as a track file.")
     return None
-
-
-def pick_track(key: str) -> Track | None:
-    """The track to analyse: the current design (when it is a valid track), a preset or
-    an upload."""
-    sources = ["Preset", "Current design", "Upload a track file"]
-    source = st.radio("Track", sources, horizontal=True, key=f"{key}-source")
-    if source == "Preset":
-        slug = st.selectbox(
-            "Preset",
-            PRESET_SLUGS,
-            key=f"{key}-preset",
-            format_func=lambda s: load_preset(s).name,
-        )
-        return load_preset(slug)
-    if source == "Current design":
-        track = design().track
-        report = validate(track, tiles())
-        if not report.ok:
-            st.warning(
-                "The current design is not a complete, valid track yet "
-                f"({len(report.problems)} problem(s)); finish it on the Design page."
-            )
-            return None
-        return track
-    return read_upload(st.file_uploader("Track file (.toml)", type=["toml"], key=f"{key}-upload"))

@@ -11,7 +11,6 @@ from trackkit.app.common import (
     UPLOAD_HELP,
     UPLOAD_LABEL,
     design,
-    pick_track,
     read_upload,
     set_design,
     show_link_error,
@@ -244,7 +243,7 @@ def _file_name(name: str) -> str:
     return f"{safe or 'track'}.toml"
 
 
-__all__ = ["page", "pick_track"]
+__all__ = ["page"]
 
 
 def _place(current: Design, placement: Placement) -> None:
