@@ -121,6 +121,18 @@ def test_an_unreadable_file_says_permission_denied(
         load_track(path)
 
 
+def test_an_unreadable_tile_folder_says_permission_denied(
+    tile_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(path: Any) -> Any:
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    # pathlib's glob would quietly find no tiles in a folder it may not list
+    monkeypatch.setattr(os, "scandir", refuse)
+    with pytest.raises(TileFileError, match="tiles: permission denied"):
+        load_tileset(tile_folder)
+
+
 def test_a_missing_tile_set_header_says_what_a_set_holds(tmp_path: Path) -> None:
     with pytest.raises(TileFileError, match="tileset.toml .*one TOML file per tile"):
         load_tileset(tmp_path)
