@@ -98,3 +98,20 @@ def test_a_deck_too_small_for_the_players_is_refused_with_why(small_deck: Path) 
 def test_a_player_count_that_is_no_count_is_refused(players: object) -> None:
     with pytest.raises(TrackkitError, match="players"):
         RaceOptions(players=players)  # type: ignore[arg-type]
+
+
+def test_artefacts_do_not_count_towards_a_sustainable_deck(small_deck: Path) -> None:
+    """64 artefacts would deal 8 hands, but drawn as encounters they stay in front of their
+    holders: such a deck drains and races stall at the round limit (measured: 12 of 200
+    races with 8 players), so it is refused for the finite deck."""
+    numbers = ", ".join(str(1 + i % 8) for i in range(64))
+    (small_deck / "deck.toml").write_text(
+        'reconstructed = true\nprovenance = "a test deck"\n[[cards]]\nname = "Ward"\n'
+        f'type = "artefact"\neffect = "ward"\nnumbers = [{numbers}]\n'
+    )
+    content = load_content(small_deck)
+    with pytest.raises(TrackkitError, match="0 cards that are not artefacts"):
+        RaceOptions(players=2, content=content)
+    assert RaceOptions(players=8, deck="infinite", content=content).deck == "infinite"
+    # the bundled deck (70 cards besides its artefacts) sustains 8 players
+    assert RaceOptions(players=8).players == 8

@@ -10,7 +10,7 @@ import numpy as np
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.graph import TrackGraph, compose
-from trackkit.race.content import TERRAINS, Content, load_content
+from trackkit.race.content import ARTEFACT, CARD_TYPE, TERRAINS, Content, load_content
 from trackkit.race.policies import POLICIES
 from trackkit.race.rules import HAND_SIZE
 from trackkit.race.state import (
@@ -53,11 +53,13 @@ class RaceOptions:
         """Refuse options no race can be played with, each with what to change.
 
         A finite deck must sustain the race: it holds at least two hands per player
-        (``players × 2 × HAND_SIZE`` cards), a hand each and as many again to draw from.
-        With fewer, the deal itself leaves players short and the race would stall or
-        measure a different game, so it is refused (the infinite deck never runs out).
-        Above that, a draw from an empty pile (every card in a hand or active) draws
-        nothing, as when the rulebook's pile is exhausted.
+        (``players × 2 × HAND_SIZE``) of cards that are not artefacts, a hand each and as
+        many again to draw from. Artefacts do not count: one drawn as an encounter stays
+        in front of its holder, and greedy players never use theirs, so a deck of
+        artefacts drains as the race goes on. With fewer cards the deal leaves players
+        short or the race stalls at the round limit, measuring a different game, so it is
+        refused (the infinite deck never runs out). Above that, a draw from an empty pile
+        (every card in a hand or active) draws nothing.
         """
         if isinstance(self.players, bool) or not isinstance(self.players, int | np.integer):
             raise TrackkitError(f"players is a whole number, not {self.players!r}")
@@ -91,13 +93,14 @@ class RaceOptions:
             if len(set(indices)) != len(indices):
                 chosen_names = ", ".join(names[i] for i in indices)
                 raise TrackkitError(f"each player needs different {kind}; {chosen_names} repeats")
-        cards = int(self.content.cards.shape[0])
+        cards = int((self.content.cards[:, CARD_TYPE] != ARTEFACT).sum())
         needed = self.players * 2 * HAND_SIZE
         if self.deck == "finite" and cards < needed:
             raise TrackkitError(
-                f"the deck in {self.content.folder} has {cards} cards; a race of "
-                f"{self.players} players needs at least {needed} (a hand of {HAND_SIZE} each "
-                "and as many again to draw from). Add cards, race fewer players, or use the "
+                f"the deck in {self.content.folder} has {cards} cards that are not artefacts; "
+                f"a race of {self.players} players needs at least {needed} (a hand of "
+                f"{HAND_SIZE} each and as many again to draw from; an artefact can stay in "
+                "front of its holder all race). Add cards, race fewer players, or use the "
                 "infinite deck"
             )
 
