@@ -11,7 +11,7 @@ from trackkit.building import (
     path_tiles_for_players,
 )
 from trackkit.errors import TrackkitError
-from trackkit.tiles import TileSet
+from trackkit.tiles import TileSet, load_tileset
 from trackkit.track import Placement, Track
 from trackkit.validate import validate
 
@@ -132,3 +132,16 @@ def test_a_broken_partial_track_offers_no_next_placement(tileset: TileSet) -> No
     assert next_placements(broken, tileset) == []
     assert not can_complete(broken, tileset)
     assert not can_complete(Track("t", (START, Placement(42, 0, -1))), tileset)
+
+
+def test_a_count_too_large_to_finish_is_refused_with_a_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ISSUE 7 item 9: long work is refused with a message, never left to run for hours
+    import trackkit.building as building
+
+    monkeypatch.setattr(building, "MAX_SPACE_STEPS", 1_000)
+    with pytest.raises(TrackkitError, match="too large to count here"):
+        building.explore_design_space(6, load_tileset())
+    monkeypatch.setattr(building, "MAX_SPACE_STEPS", 10_000_000)
+    assert building.explore_design_space(3, load_tileset()).legal_tracks == 2676

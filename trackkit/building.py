@@ -264,6 +264,11 @@ class DesignSpace:
     dead_ends: int
 
 
+# placing steps a count may take: the bundled tiles need 10 to 20 million for 8 players (14 s);
+# a tile set with many more path tiles could take hours, so it is refused with a message
+MAX_SPACE_STEPS = 100_000_000
+
+
 def explore_design_space(players: int, tileset: TileSet) -> DesignSpace:
     """Count every legal track for ``players`` with the start tile's exit fixed.
 
@@ -281,10 +286,17 @@ def explore_design_space(players: int, tileset: TileSet) -> DesignSpace:
     }
     occupied = {(0, 0)}
     used: set[int] = set()
-    legal = dead = 0
+    legal = dead = visits = 0
 
     def walk(cell: tuple[int, int], entry: Side, left: int) -> None:
-        nonlocal legal, dead
+        nonlocal legal, dead, visits
+        visits += 1
+        if visits > MAX_SPACE_STEPS:
+            raise TrackkitError(
+                f"the design space of {tileset.name!r} for {players} players is too large to "
+                f"count here (over {MAX_SPACE_STEPS:,} placing steps, several minutes); the "
+                "bundled tiles need under a fifth of that for 8 players"
+            )
         if left == 0:
             legal += 1
             return

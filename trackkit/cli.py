@@ -106,7 +106,7 @@ def cmd_tiles(args: argparse.Namespace) -> int:
         }
         for t in tileset.values()
     ]
-    lines = [f"{tileset.name} ({tileset.folder})", f"{tileset.provenance}", ""]
+    lines = [f"{shown(tileset.name)} ({shown(tileset.folder)})", shown(tileset.provenance), ""]
     lines.append(f"{'tile':>4} {'shape':<8} {'squares':>7} {'MP':>3}  terrain (P W H S)")
     for r in rows:
         mark = "  (reconstructed)" if r["reconstructed"] else ""

@@ -307,9 +307,8 @@ def output_path(
     name = _name(path, error)
     target = Path(name)
     if target.suffix.lower() not in suffixes:
-        raise error(
-            name, None, f"write to a {' or '.join(suffixes)} file, not {target.suffix or 'none'!r}"
-        )
+        kinds = " or ".join(filter(None, (", ".join(suffixes[:-1]), suffixes[-1])))
+        raise error(name, None, f"write to a {kinds} file, not {target.suffix or 'none'!r}")
     try:
         info: os.stat_result | None = os.stat(name)
     except FileNotFoundError:

@@ -1,21 +1,18 @@
 """The app in a real browser: streamlit run app.py, driven by Playwright in Debian's Chromium.
 
-Builds a short track by clicking, checks an illegal click is explained, runs a small race
-and checks what a person would see. Screenshots go to the test's temporary folder.
+The start page, building a track by clicking, refusals beside the board, hostile links and
+uploads, the address across pages and history, undo of every change, the project's config.
+The server and the browser come from conftest.py; screenshots go to the test's temporary
+folder.
 """
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from trackkit.design import decode_track, encode_track, next_tiles
 from trackkit.presets import load_preset
@@ -30,73 +27,6 @@ HEADINGS = {
     "Compare": "Compare tracks",
     "Tiles": "Tiles",
 }
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-        ],  # everything else comes from .streamlit/config.toml, as for a user
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise RuntimeError("streamlit did not start")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-
-
-@pytest.fixture
-def page(app_url: str, tmp_path: Path) -> Iterator[Page]:
-    assert Path(CHROMIUM).exists(), "install Debian's chromium (see README)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        tab = browser.new_page(viewport={"width": 1400, "height": 1100})
-        tab.set_default_timeout(60_000)
-        tab.goto(app_url)
-        yield tab
-        tab.screenshot(path=str(tmp_path / "last.png"), full_page=True)
-        browser.close()
 
 
 def test_the_start_page_leads_to_the_three_steps(page: Page, tmp_path: Path) -> None:
@@ -259,6 +189,7 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     # Back and Forward between pages: the page shown matches the address
     page.get_by_role("link", name="Tiles", exact=True).click()
     page.get_by_role("heading", name="Tiles", exact=True).wait_for()
+    page.wait_for_url("**/tiles**")  # the history entry exists before we step back over it
     page.go_back()
     page.get_by_role("heading", name="Design a track").wait_for()
     _wait_for_linked_tiles(page, (1, 7))

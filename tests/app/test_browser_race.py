@@ -5,105 +5,18 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from trackkit.design import encode_track
 from trackkit.presets import load_preset
 from trackkit.track import Track
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MY_TRACK = Track("My forest loop", load_preset("forest-run").placements)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def _server(env: dict[str, str] | None = None) -> Iterator[str]:
-    """``streamlit run app.py`` on a free port, in a process group of its own so that
-    stopping it also stops the engine warm-up it starts."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise RuntimeError("streamlit did not start")
-        yield url
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    with _server() as url:
-        yield url
-
-
-@pytest.fixture
-def page(app_url: str, tmp_path: Path) -> Iterator[Page]:
-    assert Path(CHROMIUM).exists(), "install Debian's chromium (see README)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        tab = browser.new_page(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
-        tab.set_default_timeout(60_000)
-        yield tab
-        tab.screenshot(path=str(tmp_path / "last.png"), full_page=True)
-        browser.close()
 
 
 def _number(page: Page, label: str, value: int) -> None:
@@ -219,13 +132,15 @@ def test_an_uploaded_track_stays_chosen_across_pages(
     page.get_by_text("Using My forest loop, uploaded earlier.").wait_for()
 
 
-def test_a_race_waiting_for_the_compile_says_so(tmp_path: Path) -> None:
+def test_a_race_waiting_for_the_compile_says_so(
+    tmp_path: Path,
+    streamlit_server: Callable[..., AbstractContextManager[str]],
+    open_tab: Callable[[], Page],
+) -> None:
     # an empty numba cache: the app's warm-up has the engine to compile, as on a new machine
     cold = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
-    with _server(cold) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        tab = browser.new_page(viewport={"width": 1400, "height": 1100})
-        tab.set_default_timeout(60_000)
+    with streamlit_server(cold) as url:
+        tab = open_tab()
         tab.goto(f"{url}/race")
         tab.get_by_role("heading", name="Race").wait_for()
         tab.get_by_role("button", name="Run races").click()
@@ -235,4 +150,3 @@ def test_a_race_waiting_for_the_compile_says_so(tmp_path: Path) -> None:
         expect(note).not_to_have_text(first, timeout=10_000)  # the seconds count up
         assert re.fullmatch(r"Compiling the race engine \(once per machine\): \d+ s…", first)
         tab.screenshot(path=str(tmp_path / "compiling.png"))
-        browser.close()

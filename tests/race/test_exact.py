@@ -210,3 +210,20 @@ def test_a_result_says_what_it_covers() -> None:
     data = result.to_json()
     assert data["expected_rounds"] == result.expected_rounds
     assert data["never_finishes"] == result.never_finishes
+
+
+def test_the_finite_decks_limits_do_not_apply_to_the_solvers_infinite_deck(
+    tmp_path: Path,
+) -> None:
+    # twenty wards: too few cards that are not artefacts for a finite-deck race, a fine
+    # distribution of numbers for the solver's infinite deck
+    numbers = ", ".join(str(1 + i % 8) for i in range(20))
+    deck = (
+        'reconstructed = true\nprovenance = "a test deck"\n[[cards]]\nname = "Ward"\n'
+        f'type = "artefact"\neffect = "ward"\nnumbers = [{numbers}]\n'
+    )
+    content = _content_with(tmp_path, deck=lambda _: deck)
+    with_encounters = exact_solo(SHORT, character=0, advantage=0, content=content)
+    without = exact_solo(SHORT, character=0, advantage=0, content=content, encounters=False)
+    # an artefact drawn changes nothing for greedy: encounters change nothing
+    assert with_encounters.expected_rounds == pytest.approx(without.expected_rounds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -68,5 +69,18 @@ def test_an_existing_file_is_kept(tmp_path: Path) -> None:
 
 
 def test_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(TrackkitError, match="cannot be written"):
+    with pytest.raises(TrackkitError, match="its folder cannot be used: no such file"):
         render_to_file(load_preset("first-run"), tmp_path / "no" / "such" / "dir" / "t.svg")
+
+
+def test_a_named_pipe_is_refused_unopened_even_with_overwrite(tmp_path: Path) -> None:
+    # writing to a pipe with no reader would block for ever
+    pipe = tmp_path / "t.svg"
+    os.mkfifo(pipe)
+    with pytest.raises(TrackkitError, match="name a file to write"):
+        render_to_file(load_preset("first-run"), pipe, overwrite=True)
+
+
+def test_a_name_with_a_nul_byte_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(TrackkitError, match=r"\\x00"):
+        render_to_file(load_preset("first-run"), str(tmp_path / "t\x00.svg"))

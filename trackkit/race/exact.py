@@ -726,6 +726,7 @@ def exact_solo(
         players=1,
         characters=(character,) if character is not None else (),
         advantages=(advantage,) if advantage is not None else (),
+        deck="infinite",  # the solver's model: the finite deck's own checks do not apply
         content=content,
     )
     characters = (

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from trackkit.errors import TrackkitError
+from trackkit.datafile import output_path
+from trackkit.errors import TrackkitError, shown
 from trackkit.render.layout import build_scene
 from trackkit.render.plot import scene_figure
 from trackkit.render.svgdraw import scene_to_svg
@@ -50,13 +51,9 @@ def render_to_file(
 ) -> Path:
     """Draw ``track`` to ``path``: ``.svg`` or ``.png`` a picture, ``.html`` a page with the
     figure (plotly.js embedded, so it opens without a network)."""
-    path = Path(path)
-    if path.suffix.lower() not in SUFFIXES:
-        raise TrackkitError(
-            f"{path}: can draw to .svg, .png or .html files, not {path.suffix or 'no suffix'!r}"
-        )
-    if path.exists() and not overwrite:
-        raise TrackkitError(f"{path}: already exists; choose another name or pass --force")
+    # a folder, a pipe, a device, an unusable name or an existing file without
+    # ``overwrite`` is refused before anything is drawn
+    path = output_path(path, overwrite=overwrite, suffixes=SUFFIXES)
     try:
         suffix = path.suffix.lower()
         if suffix == ".svg":
@@ -65,6 +62,6 @@ def render_to_file(
             path.write_bytes(track_png(track, tileset))
         else:
             track_figure(track, tileset).write_html(path, include_plotlyjs=True, full_html=True)
-    except OSError as exc:
-        raise TrackkitError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:
+        raise TrackkitError(f"{shown(path)}: cannot be written ({exc})") from None
     return path

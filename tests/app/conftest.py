@@ -1,0 +1,120 @@
+"""What the browser tests share: ``streamlit run app.py`` on a free port, and a page of
+Debian's Chromium driven by Playwright (screenshots go to the test's temporary folder)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+Server = Callable[..., AbstractContextManager[str]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def _streamlit(env: dict[str, str] | None = None) -> Iterator[str]:
+    """``streamlit run app.py`` from the project folder, so that its
+    ``.streamlit/config.toml`` applies as for a user; in a process group of its own so
+    that stopping it also stops the engine warm-up it starts."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("streamlit did not start")
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+
+
+def launch(playwright: Playwright) -> Browser:
+    assert Path(CHROMIUM).exists(), "install Debian's chromium (see README)"
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+
+
+def new_tab(browser: Browser) -> Page:
+    tab = browser.new_page(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
+    tab.set_default_timeout(60_000)
+    return tab
+
+
+@pytest.fixture(scope="module")
+def streamlit_server() -> Server:
+    """Start another server, e.g. with other environment variables."""
+    return _streamlit
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    with _streamlit() as url:
+        yield url
+
+
+@pytest.fixture
+def open_tab() -> Iterator[Callable[[], Page]]:
+    """Open browser tabs (for a server of the test's own)."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield lambda: new_tab(browser)
+        browser.close()
+
+
+@pytest.fixture
+def page(app_url: str, tmp_path: Path, open_tab: Callable[[], Page]) -> Iterator[Page]:
+    tab = open_tab()
+    tab.goto(app_url)
+    yield tab
+    tab.screenshot(path=str(tmp_path / "last.png"), full_page=True)
