@@ -266,3 +266,17 @@ def test_a_link_error_reads_as_one_sentence() -> None:
     at.run()
     message = next(e.value for e in at.error if "could not be opened" in e.value)
     assert ".." not in message
+
+
+def test_the_design_page_offers_its_picture() -> None:
+    # ISSUE 7 item 19: the track as drawn, as SVG and PNG, from the page it is designed on
+    at = page("design_page")
+    at.run()
+    labels = [d.proto.label for d in at.get("download_button")]
+    assert "Download track (.toml)" in labels
+    assert "Track picture (SVG)" not in labels  # an empty table has no picture
+    at = page("design_page")
+    at.query_params["track"] = encode_track(load_preset("forest-run"))
+    at.run()
+    labels = [d.proto.label for d in at.get("download_button")]
+    assert {"Track picture (SVG)", "Track picture (PNG)"} <= set(labels)

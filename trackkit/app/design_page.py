@@ -16,6 +16,7 @@ from trackkit.app.common import (
     show_link_error,
     tiles,
 )
+from trackkit.app.picture import picture_downloads
 from trackkit.design import (
     Design,
     NextTile,
@@ -180,6 +181,7 @@ def page() -> None:
         disabled=not track.placements,
     )
     if track.placements:
+        picture_downloads(track, key="design")  # as drawn, without the table's markers
         st.text_input(
             "Share link (reopens this track)",
             f"?track={encode_track(track)}",
