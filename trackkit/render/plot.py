@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import plotly.graph_objects as go
 
 from trackkit.geometry import Side
-from trackkit.render.layout import TERRAIN_COLOURS, Scene
+from trackkit.render.layout import TERRAIN_COLOURS, Scene, TileBox
 from trackkit.terrain import Terrain
 
 ARROW = {"N": "▲", "E": "▶", "S": "▼", "W": "◀"}
@@ -35,18 +35,7 @@ def scene_figure(
     figure = go.Figure()
     shapes = []
     for tile in scene.tiles:
-        shapes.append(
-            dict(
-                type="rect",
-                x0=tile.left + 0.05,
-                y0=tile.top + 0.05,
-                x1=tile.left + tile.size - 0.05,
-                y1=tile.top + tile.size - 0.05,
-                fillcolor="#e2d6b8",
-                line=dict(color="#7a6a4f", width=2),
-                layer="below",
-            )
-        )
+        shapes.append(_tile_outline(tile, fillcolor="#e2d6b8", line=dict(color="#7a6a4f", width=2)))
     for x, y in highlight_cells:
         shapes.append(
             dict(
@@ -247,20 +236,28 @@ def scene_figure(
     return figure
 
 
+def _tile_outline(tile: TileBox, **style: object) -> dict[str, object]:
+    """The rectangle of one tile, just inside its cell, drawn below the squares."""
+    return dict(
+        type="rect",
+        x0=tile.left + 0.05,
+        y0=tile.top + 0.05,
+        x1=tile.left + tile.size - 0.05,
+        y1=tile.top + tile.size - 0.05,
+        layer="below",
+        **style,
+    )
+
+
 def _ghost_shapes(ghost: Scene) -> list[dict[str, object]]:
     """A faint copy of ``ghost``'s tile: dashed outline, squares in their terrain colours."""
     shapes: list[dict[str, object]] = []
     for tile in ghost.tiles:
         shapes.append(
-            dict(
-                type="rect",
-                x0=tile.left + 0.05,
-                y0=tile.top + 0.05,
-                x1=tile.left + tile.size - 0.05,
-                y1=tile.top + tile.size - 0.05,
+            _tile_outline(
+                tile,
                 fillcolor="rgba(226, 214, 184, 0.35)",
                 line=dict(color="#7a6a4f", width=2, dash="dot"),
-                layer="below",
                 name="ghost",
             )
         )
