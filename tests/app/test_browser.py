@@ -52,14 +52,14 @@ def test_build_a_track_by_clicking(page: Page, tmp_path: Path) -> None:
     tileset = load_tileset()
     track = Track("t", (Placement(1, 0, 0, 0),))
     for tile in (7, 3):
-        page.get_by_text(f"{tile} · straight").click()
+        _choose(page, f"{tile} · straight")
         page.get_by_text(f"Tile {tile} fits at").wait_for()
         fits = next(e for e in next_tiles(track, tileset) if e.tile.number == tile).fits
         _click_table(page, fits[0].cell, (0.5, 0.5))
         track = track.placed(next(p for p in fits if p.cell == fits[0].cell))
         _wait_for_linked_tiles(page, track.tiles)
-    page.get_by_text("2 · finish").click()
-    page.get_by_role("button", name="Place next tile").click()
+    _choose(page, "2 · finish")
+    _press(page, "Place next tile")
     page.get_by_text("A complete, valid track").wait_for()
     # the palette gives way to a clear "track complete" state
     page.get_by_role("heading", name="Track complete").wait_for()
@@ -125,6 +125,19 @@ def _press(page: Page, name: str) -> None:
     button.click()
 
 
+def _choose(page: Page, label: str) -> None:
+    """Pick a radio option once the app has finished running, and see it picked: a click
+    that lands while a rerun redraws the palette can be lost, so try again if it was."""
+    option = page.get_by_role("radio", name=label, exact=True)
+    for _ in range(5):
+        _settle(page)
+        page.get_by_text(label, exact=True).click()
+        _settle(page)
+        if option.is_checked():
+            return
+    expect(option).to_be_checked()
+
+
 def _settle(page: Page) -> None:
     """Wait until the app has finished running (its "Running…" indicator is gone)."""
     page.wait_for_timeout(200)
@@ -164,7 +177,7 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     page.get_by_role("button", name="Place next tile").click()
     page.get_by_text("No problem so far").wait_for()
     _wait_for_linked_tiles(page, (1,))
-    page.get_by_text("7 · straight").click()
+    _choose(page, "7 · straight")
     page.get_by_text("Tile 7 fits at").wait_for()
     page.get_by_role("button", name="Place next tile").click()
     _wait_for_linked_tiles(page, (1, 7))
@@ -293,7 +306,7 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     # a tile that fits is chosen for you, and the palette shows what each tile holds
     expect(page.get_by_text("no fit")).to_have_count(0)
     page.get_by_text(f"9 squares, {entries[3].mp} MP").first.wait_for()
-    page.get_by_text("7 · straight").click()
+    _choose(page, "7 · straight")
     page.get_by_text("Tile 7 fits at").wait_for()
     # a faint copy of tile 7 lies where it would go
     page.wait_for_function(
@@ -307,7 +320,7 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     _click_table(page, legal, (0.06, 0.94))
     _wait_for_linked_tiles(page, (1, 7))
     # a click that breaks a rule: explained beside the board, the board not left faded
-    page.get_by_text("3 · straight").click()
+    _choose(page, "3 · straight")
     page.get_by_text("Tile 3 fits at").wait_for()
     _click_table(page, (1, 1), (0.95, 0.95))
     warning = page.locator("[data-testid='stAlert']").filter(has_text="breaks a rule")
