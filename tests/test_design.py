@@ -7,6 +7,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trackkit.design import (
     MAX_HISTORY,
@@ -182,3 +184,53 @@ def test_a_track_is_complete_once_the_finish_is_placed(tileset) -> None:  # type
 def test_and_list_reads_as_a_sentence() -> None:
     assert and_list(["3"]) == "3"
     assert and_list(["3", "4", "8"]) == "3, 4 and 8"
+
+
+# --- property tests: whatever a visitor sends, a track or a located one-line error -----
+
+_VALID = load_preset("king-of-toads").to_toml().encode()
+
+
+def _one_line_error(caught: TrackFileError, source: str) -> None:
+    message = str(caught)
+    assert message.startswith(source) and "\n" not in message and message.isprintable()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300) | st.from_regex(r"[A-Za-z0-9_-]{0,200}", fullmatch=True))
+def test_any_link_text_opens_a_track_or_says_why(text: str) -> None:
+    try:
+        track = decode_track(text)
+    except TrackFileError as caught:
+        _one_line_error(caught, "link")
+    else:
+        assert track.tileset is None  # a link never reaches a folder of the server
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=400)
+    | st.builds(
+        lambda cut, junk: _VALID[:cut] + junk + _VALID[cut:],
+        st.integers(0, len(_VALID)),
+        st.binary(max_size=20),
+    )
+)
+def test_any_upload_opens_a_track_or_says_why(data: bytes) -> None:
+    try:
+        track = read_uploaded_track(data, "upload.toml")
+    except TrackFileError as caught:
+        _one_line_error(caught, "upload.toml")
+    else:
+        assert track.tileset is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, len(_VALID)), st.binary(max_size=12))
+def test_a_mutated_link_opens_a_track_or_says_why(cut: int, junk: bytes) -> None:
+    mutated = _VALID[:cut] + junk + _VALID[cut:]
+    link = base64.urlsafe_b64encode(zlib.compress(mutated)).decode().rstrip("=")
+    try:
+        decode_track(link)
+    except TrackFileError as caught:
+        _one_line_error(caught, "link")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trackkit.errors import TrackkitError
-from trackkit.race.content import CARD_TYPE, CardType, load_content
+from trackkit.race.content import CARD_PARAM, CARD_TYPE, CardType, load_content
 
 BUNDLED = Path(__file__).resolve().parents[2] / "trackkit" / "content"
 
@@ -43,6 +43,19 @@ def test_the_rulebooks_cards_characters_and_advantages_are_there() -> None:
     assert {"Climbing", "Heroism"} <= set(content.advantage_names)
 
 
+def test_scales_of_ftoll_is_an_artefact_that_makes_a_rival_discard() -> None:
+    # ISSUE 7 item 2: the Italian rulebook prints it as its artefact example ("Choose a
+    # player to discard 1 card. Discard after use.")
+    content = load_content()
+    rows = [i for i, c in enumerate(content.deck) if c.name == "Scales of Ftoll"]
+    assert rows
+    for row in rows:
+        card = content.deck[row]
+        assert (card.type, card.effect, card.arrow) == ("artefact", "discard", False)
+        assert content.cards[row, CARD_TYPE] == CardType.ARTEFACT
+        assert content.cards[row, CARD_PARAM] == 1  # one card
+
+
 def test_every_content_file_says_it_is_a_reconstruction() -> None:
     assert load_content().reconstructed
     for name in ("deck.toml", "characters.toml", "advantages.toml"):
@@ -72,6 +85,12 @@ def content_folder(tmp_path: Path) -> Path:
         ("characters.toml", "strength = 5", "strenght = 5", "unknown field"),
         ("advantages.toml", 'terrain = "hills"\ndelta = -1', "delta = -1", "terrain"),
         ("deck.toml", 'name = "Wind"', 'name = "Wind', "not valid TOML"),
+        (
+            "deck.toml",
+            'name = "Scales of Ftoll"\ntype = "artefact"',
+            'name = "Scales of Ftoll"\ntype = "artefact"\narrow = true',
+            "only events carry the arrow",
+        ),
     ],
 )
 def test_a_broken_content_file_is_named_with_its_field(
