@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from trackkit.board.track import load_track
 from trackkit.cli import main
-from trackkit.track import load_track
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -336,7 +336,7 @@ def test_a_deck_that_cannot_sustain_the_race_is_refused(
 ) -> None:
     folder = tmp_path / "box"
     shutil.copytree(
-        Path(__file__).resolve().parents[1] / "trackkit" / "content",
+        Path(__file__).resolve().parents[1] / "trackkit" / "games" / "yummell" / "data",
         folder,
         ignore=shutil.ignore_patterns("*.py", "__*"),
     )

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trackkit.board.tiles import bundled_tiles_folder
+from trackkit.board.track import Placement, Track
 from trackkit.design import (
     MAX_HISTORY,
     MAX_UPLOAD_BYTES,
@@ -24,9 +26,7 @@ from trackkit.design import (
     restrict_tileset,
 )
 from trackkit.errors import TrackFileError
-from trackkit.presets import load_preset
-from trackkit.tiles import bundled_tiles_folder
-from trackkit.track import Placement, Track
+from trackkit.games.yummell.presets import load_preset
 
 NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]
 

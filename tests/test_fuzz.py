@@ -23,13 +23,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from trackkit.board.tiles import bundled_tiles_folder
 from trackkit.cli import main
-from trackkit.presets import PRESET_SLUGS
-from trackkit.tiles import bundled_tiles_folder
+from trackkit.games.yummell.presets import PRESET_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTENT = ROOT / "trackkit" / "content"
-PRESETS = ROOT / "trackkit" / "preset_tracks"
+CONTENT = ROOT / "trackkit" / "games" / "yummell" / "data"
+PRESETS = ROOT / "trackkit" / "games" / "yummell" / "tracks"
 SECONDS_PER_RUN = 120  # generous for a loaded machine; a hang is caught, not waited out
 IGNORE = shutil.ignore_patterns("*.py", "__*")
 

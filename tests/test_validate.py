@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit.building import next_placements
-from trackkit.presets import PRESET_SLUGS, load_preset
-from trackkit.tiles import TileSet, load_tileset
-from trackkit.track import Placement, Track
+from trackkit.board.tiles import TileSet, load_tileset
+from trackkit.board.track import Placement, Track
+from trackkit.games.yummell.building import next_placements
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.validate import validate
 
 FIRST_RUN = load_preset("first-run")

@@ -17,13 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from trackkit.building import explore_design_space, next_placements
-from trackkit.datafile import output_path
+from trackkit.board.datafile import output_path
+from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.tiles import load_tileset
+from trackkit.board.track import Track, load_track, save_track
 from trackkit.errors import TrackkitError, shown
-from trackkit.graph import TrackGraph, compose
-from trackkit.presets import PRESET_SLUGS, list_presets, load_preset
-from trackkit.tiles import load_tileset
-from trackkit.track import Track, load_track, save_track
+from trackkit.games.yummell.building import explore_design_space, next_placements
+from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
 from trackkit.validate import validate
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
@@ -258,8 +258,8 @@ def cmd_space(args: argparse.Namespace) -> int:
 
 
 def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
-    from trackkit.race.content import load_content
-    from trackkit.race.setup import RaceOptions
+    from trackkit.games.yummell.content import load_content
+    from trackkit.games.yummell.setup import RaceOptions
 
     def names(text: str | None) -> tuple[str, ...]:
         # names, prefixes and numbers are resolved by the library (RaceOptions)
@@ -300,7 +300,7 @@ def _percent(value: float | None) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from trackkit.race.montecarlo import simulate
+    from trackkit.sim.montecarlo import simulate
 
     track = resolve_track(args.track, args.tileset)
     options = _race_options(args)
@@ -352,7 +352,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_race(args: argparse.Namespace) -> int:
-    from trackkit.race.record import record_race
+    from trackkit.games.yummell.record import record_race
 
     track = resolve_track(args.track, args.tileset)
     record = record_race(track, _race_options(args), seed=args.seed)
@@ -376,8 +376,8 @@ def cmd_race(args: argparse.Namespace) -> int:
 
 
 def cmd_exact(args: argparse.Namespace) -> int:
-    from trackkit.race.content import load_content
-    from trackkit.race.exact import exact_solo
+    from trackkit.games.yummell.content import load_content
+    from trackkit.games.yummell.exact import exact_solo
 
     track = resolve_track(args.track, args.tileset)
     result = exact_solo(
@@ -413,7 +413,7 @@ def _one_name(text: str | None) -> str | None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from trackkit.race.compare import compare_tracks
+    from trackkit.report.compare import compare_tracks
 
     tracks = {slug: load_preset(slug) for slug in PRESET_SLUGS}
     for extra in args.track or []:
@@ -449,7 +449,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from trackkit.race.bench import run_bench
+    from trackkit.games.yummell.bench import run_bench
 
     result = run_bench(races=args.races, repeats=args.repeat)
     text = "\n".join(
@@ -513,7 +513,7 @@ _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {h
 
 
 def _races(text: str) -> int:
-    from trackkit.race.montecarlo import MAX_RACES
+    from trackkit.sim.montecarlo import MAX_RACES
 
     return _bounded(1, MAX_RACES, "races run from {low} to {high}")(text)
 

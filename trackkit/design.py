@@ -23,11 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from trackkit.building import NextPlacement, next_placements
+from trackkit.board.problems import Problem
+from trackkit.board.tiles import Tile, TileSet, bundled_tiles_folder
+from trackkit.board.track import Placement, Track, parse_track_toml
 from trackkit.errors import TrackFileError
-from trackkit.problems import Problem
-from trackkit.tiles import Tile, TileSet, bundled_tiles_folder
-from trackkit.track import Placement, Track, parse_track_toml
+from trackkit.games.yummell.building import NextPlacement, next_placements
 from trackkit.validate import validate
 
 MAX_LINK_TEXT = 4000

@@ -6,10 +6,10 @@ structure
     ``empty``, ``unknown-tile``, ``bad-rotation``, ``duplicate-tile``, ``overlap``,
     ``missing-start``, ``start-not-first``, ``missing-finish``, ``finish-not-last``,
     ``not-adjacent``, ``junction-mismatch``, ``disconnected``, ``unreachable``
-building rule (see :mod:`trackkit.building`)
+building rule (see :mod:`trackkit.games.yummell.building`)
     ``tile-count``, ``no-space-for-next``, ``dead-end``
 
->>> from trackkit.presets import load_preset
+>>> from trackkit.games.yummell.presets import load_preset
 >>> validate(load_preset("first-run"), players=2).ok
 False
 >>> validate(load_preset("first-run")).ok
@@ -23,12 +23,12 @@ from typing import Any
 
 import networkx as nx
 
-from trackkit.building import can_complete, check_building_rule
-from trackkit.geometry import ROTATIONS, neighbour, side_towards
-from trackkit.graph import TrackGraph, compose
-from trackkit.problems import Problem
-from trackkit.tiles import Tile, TileRole, TileSet
-from trackkit.track import Track
+from trackkit.board.geometry import ROTATIONS, neighbour, side_towards
+from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.problems import Problem
+from trackkit.board.tiles import Tile, TileRole, TileSet
+from trackkit.board.track import Track
+from trackkit.games.yummell.building import can_complete, check_building_rule
 
 
 @dataclass(frozen=True)

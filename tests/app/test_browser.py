@@ -14,10 +14,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from trackkit.board.tiles import load_tileset
+from trackkit.board.track import Placement, Track
 from trackkit.design import decode_track, encode_track, next_tiles
-from trackkit.presets import load_preset
-from trackkit.tiles import load_tileset
-from trackkit.track import Placement, Track
+from trackkit.games.yummell.presets import load_preset
 
 ROOT = Path(__file__).resolve().parents[2]
 NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]

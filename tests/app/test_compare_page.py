@@ -8,10 +8,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import trackkit.race.compare as compare
+import trackkit.report.compare as compare
+from trackkit.board.track import Track
 from trackkit.design import Design, encode_track
-from trackkit.presets import load_preset
-from trackkit.track import Track
+from trackkit.games.yummell.presets import load_preset
 
 TIMEOUT = 900  # the first comparison may wait minutes for the engine to compile
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from trackkit.board.track import Placement, Track
 from trackkit.design import encode_track
-from trackkit.presets import load_preset
-from trackkit.track import Placement, Track
+from trackkit.games.yummell.presets import load_preset
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120

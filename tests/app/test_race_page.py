@@ -9,10 +9,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit.app import choices
+from trackkit.board.track import Track
 from trackkit.design import Design, encode_track
-from trackkit.presets import load_preset
-from trackkit.race.warmup import Warmup
-from trackkit.track import Track
+from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.warmup import Warmup
 
 TIMEOUT = 900  # the first race of a run may wait minutes for the engine to compile
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from trackkit.geometry import Side
-from trackkit.graph import compose
-from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.board.geometry import Side
+from trackkit.board.graph import compose
+from trackkit.board.track import Placement, Track
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.render.layout import TERRAIN_COLOURS, build_scene, square_name
-from trackkit.track import Placement, Track
 
 
 def test_one_box_per_square_coloured_by_terrain() -> None:

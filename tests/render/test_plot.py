@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from trackkit.presets import load_preset
+from trackkit.board.track import Placement, Track
+from trackkit.games.yummell.presets import load_preset
 from trackkit.render import track_figure
 from trackkit.render.layout import build_scene
-from trackkit.track import Placement, Track
 
 
 def test_figure_has_a_square_per_square_and_equal_axes() -> None:

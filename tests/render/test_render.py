@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from trackkit.errors import TrackkitError
-from trackkit.presets import load_preset
+from trackkit.games.yummell.presets import load_preset
 from trackkit.render import render_to_file, track_png, track_svg
 from trackkit.render.layout import TERRAIN_COLOURS
 

@@ -6,11 +6,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.board.track import Track
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_svg
 from trackkit.render.layout import TERRAIN_COLOURS, build_scene
 from trackkit.render.svgdraw import UNIT
-from trackkit.track import Track
 
 SVG = "{http://www.w3.org/2000/svg}"
 

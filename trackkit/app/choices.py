@@ -9,9 +9,9 @@ from typing import Any
 import streamlit as st
 
 from trackkit.app.common import design, read_upload, tiles
-from trackkit.presets import PRESET_SLUGS, load_preset
-from trackkit.race.warmup import start_warmup
-from trackkit.track import Track
+from trackkit.board.track import Track
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.warmup import start_warmup
 from trackkit.validate import validate
 
 CURRENT = "Current design"

@@ -16,6 +16,8 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from trackkit.board.tiles import TileSet, load_tileset
+from trackkit.board.track import Track
 from trackkit.design import (
     MAX_UPLOAD_BYTES,
     Design,
@@ -24,8 +26,6 @@ from trackkit.design import (
     read_uploaded_track,
 )
 from trackkit.errors import TrackkitError
-from trackkit.tiles import TileSet, load_tileset
-from trackkit.track import Track
 
 MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)

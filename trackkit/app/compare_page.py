@@ -9,10 +9,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.choices import current_design, kept, wait_for_engine
-from trackkit.presets import PRESET_SLUGS, load_preset
-from trackkit.race.compare import TrackFigures
-from trackkit.race.compare_cache import SolvedKey, compare_tracks_kept
-from trackkit.race.setup import RaceOptions
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.setup import RaceOptions
+from trackkit.report.compare import TrackFigures
+from trackkit.report.compare_cache import SolvedKey, compare_tracks_kept
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8

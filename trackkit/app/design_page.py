@@ -17,6 +17,8 @@ from trackkit.app.common import (
     tiles,
 )
 from trackkit.app.picture import picture_downloads
+from trackkit.board.tiles import TileSet
+from trackkit.board.track import Placement, Track
 from trackkit.design import (
     Design,
     NextTile,
@@ -27,12 +29,10 @@ from trackkit.design import (
     next_tiles,
 )
 from trackkit.errors import TrackkitError
-from trackkit.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_figure
 from trackkit.render.layout import build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
-from trackkit.tiles import TileSet
-from trackkit.track import Placement, Track
 from trackkit.validate import validate
 
 ROTATIONS = [0, 90, 180, 270]

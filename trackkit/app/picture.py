@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trackkit.race.export import track_slug
+from trackkit.board.track import Track
 from trackkit.render import track_png, track_svg
-from trackkit.track import Track
+from trackkit.report.export import track_slug
 
 
 def picture_downloads(track: Track, key: str) -> None:

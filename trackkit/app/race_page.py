@@ -11,16 +11,16 @@ import streamlit as st
 from trackkit.app.choices import choose_track, kept, wait_for_engine
 from trackkit.app.common import MAX_RACES
 from trackkit.app.picture import picture_downloads
+from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.race.content import load_content
-from trackkit.race.export import download_name, races_csv
-from trackkit.race.montecarlo import SimulationResult, simulate
-from trackkit.race.record import RaceRecord, record_race
-from trackkit.race.replay import positions_by_round, readable, square_name
-from trackkit.race.setup import RaceOptions
+from trackkit.games.yummell.content import load_content
+from trackkit.games.yummell.record import RaceRecord, record_race
+from trackkit.games.yummell.setup import RaceOptions
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
-from trackkit.track import Track
+from trackkit.report.export import download_name, races_csv
+from trackkit.report.replay import positions_by_round, readable, square_name
+from trackkit.sim.montecarlo import SimulationResult, simulate
 
 KEEP_RUNS = 32
 HEAT_UNIT = "turns ended here per race"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from trackkit.app.common import tiles
+from trackkit.board.track import Placement, Track
 from trackkit.render import track_figure
-from trackkit.track import Placement, Track
 
 
 def page() -> None:

@@ -1,6 +1,6 @@
 """Drawing a track as it lies on the table: an SVG or PNG picture, or an interactive HTML page.
 
->>> from trackkit.presets import load_preset
+>>> from trackkit.games.yummell.presets import load_preset
 >>> svg = track_svg(load_preset("first-run"))
 >>> svg.startswith("<?xml")
 True
@@ -12,13 +12,13 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from trackkit.datafile import output_path
+from trackkit.board.datafile import output_path
+from trackkit.board.tiles import TileSet
+from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.render.layout import build_scene
 from trackkit.render.plot import scene_figure
 from trackkit.render.svgdraw import scene_to_svg
-from trackkit.tiles import TileSet
-from trackkit.track import Track
 
 SUFFIXES = (".svg", ".png", ".html")
 PNG_ZOOM = 2.0  # twice the SVG's pixels: sharp on a high-density screen and in print

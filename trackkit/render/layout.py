@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trackkit.geometry import Side
-from trackkit.graph import compose
-from trackkit.tiles import TileSet
-from trackkit.track import Track
+from trackkit.board.geometry import Side
+from trackkit.board.graph import compose
+from trackkit.board.tiles import TileSet
+from trackkit.board.track import Track
 
 TERRAIN_COLOURS = {
     "plain": "#b7dd8a",

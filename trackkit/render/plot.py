@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 import plotly.graph_objects as go
 
-from trackkit.geometry import Side
+from trackkit.board.geometry import Side
+from trackkit.games.yummell.terrain import Terrain
 from trackkit.render.layout import TERRAIN_COLOURS, Scene, TileBox
-from trackkit.terrain import Terrain
 
 ARROW = {"N": "▲", "E": "▶", "S": "▼", "W": "◀"}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import drawsvg as draw
 
-from trackkit.geometry import Side
+from trackkit.board.geometry import Side
+from trackkit.games.yummell.terrain import Terrain
 from trackkit.render.layout import TERRAIN_COLOURS, Scene
-from trackkit.terrain import Terrain
 
 UNIT = 36  # pixels per square
 MARGIN = 1.2  # squares around the track

@@ -1,7 +1,7 @@
 """A small picture of one tile for a palette: its squares in their terrain colours, the
 MP cost on each, and its junctions, at a given rotation.
 
->>> from trackkit.tiles import load_tileset
+>>> from trackkit.board.tiles import load_tileset
 >>> tile_thumbnail_svg(load_tileset(), 7).startswith("<svg")
 True
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from html import escape
 
+from trackkit.board.tiles import TileSet
+from trackkit.board.track import Placement, Track
 from trackkit.render.layout import build_scene
-from trackkit.tiles import TileSet
-from trackkit.track import Placement, Track
 
 UNIT = 20  # pixels per square
 

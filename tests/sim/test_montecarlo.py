@@ -1,0 +1,150 @@
+"""Monte Carlo figures: intervals, distributions, fairness tables, congestion, options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trackkit.board.track import Placement, Track
+from trackkit.errors import TrackkitError
+from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.setup import RaceOptions
+from trackkit.sim.montecarlo import simulate
+
+
+@pytest.fixture(scope="module")
+def result():  # type: ignore[no-untyped-def]
+    return simulate(load_preset("forest-of-goosh"), RaceOptions(players=4), races=3000, seed=2)
+
+
+def test_interval_brackets_the_mean_and_narrows_with_races(result) -> None:  # type: ignore[no-untyped-def]
+    low, high = result.ci95
+    assert low < result.mean_rounds < high
+    more = simulate(load_preset("forest-of-goosh"), RaceOptions(players=4), races=12000, seed=2)
+    assert (more.ci95[1] - more.ci95[0]) < (high - low) * 0.6
+
+
+def test_histogram_counts_every_race(result) -> None:  # type: ignore[no-untyped-def]
+    hist = result.histogram()
+    assert sum(hist.values()) == result.races == 3000
+    assert sum(k * v for k, v in hist.items()) / 3000 == pytest.approx(result.mean_rounds)
+
+
+def test_each_race_has_exactly_one_winner(result) -> None:  # type: ignore[no-untyped-def]
+    assert ((result.placing == 1).sum(axis=1) == 1).all()
+    wins = sum(row["win_rate"] * row["entries"] for row in result.by_character() if row["entries"])
+    assert wins == pytest.approx(result.races)
+
+
+def test_dealt_characters_are_all_different_in_a_race(result) -> None:  # type: ignore[no-untyped-def]
+    for row in result.character[:200]:
+        assert len(set(row)) == len(row)
+    assert {row["entries"] > 0 for row in result.by_advantage()} == {True}
+
+
+def test_chosen_characters_and_advantages_are_used() -> None:
+    options = RaceOptions(players=2, characters=("Flamm", "The Troll"), advantages=(1, 0))
+    result = simulate(load_preset("first-run"), options, races=300, seed=1)
+    assert (result.character == [0, 1]).all() and (result.advantage == [1, 0]).all()
+
+
+def test_turn_order_and_start_path_tables(result) -> None:  # type: ignore[no-untyped-def]
+    order = result.by_turn_order()
+    assert [row["entries"] for row in order] == [3000] * 4
+    paths = result.by_start_path()
+    assert sum(row["share"] for row in paths) == pytest.approx(1.0)
+
+
+def test_congestion_counts_turns_and_fall_backs(result) -> None:  # type: ignore[no-untyped-def]
+    rows = result.congestion()
+    assert len(rows) == len(result.board.nodes)
+    assert sum(r["bounces"] for r in rows) > 0
+    # every turn that ends on the board is counted once
+    assert sum(r["turns_per_race"] for r in rows) * result.races == pytest.approx(
+        result.node_time.sum()
+    )
+
+
+def test_json_has_the_documented_keys(result) -> None:  # type: ignore[no-untyped-def]
+    data = result.to_json()
+    for key in ("races", "mean_rounds", "ci95", "rounds_histogram", "characters", "start_paths"):
+        assert key in data
+    assert len(data["ci95"]) == 2
+
+
+def test_first_run_is_shorter_than_king_of_toads() -> None:
+    options = RaceOptions(players=5)
+    short = simulate(load_preset("first-run"), options, races=2000, seed=1)
+    long = simulate(load_preset("king-of-toads"), options, races=2000, seed=1)
+    assert short.ci95[1] < long.ci95[0]
+
+
+def test_a_smart_player_beats_greedy_ones() -> None:
+    seats = ("smart",) + ("greedy",) * 5
+    mixed = simulate(
+        load_preset("king-of-toads"), RaceOptions(players=6, policies=seats), races=4000, seed=4
+    )
+    plain = simulate(load_preset("king-of-toads"), RaceOptions(players=6), races=4000, seed=4)
+    smart_wins = (mixed.placing[:, 0] == 1).mean()
+    seat_wins = (plain.placing[:, 0] == 1).mean()
+    margin = 3 * np.sqrt(2 * (1 / 6) * (5 / 6) / 4000)
+    assert smart_wins > seat_wins + margin
+    assert mixed.placing[:, 0].mean() < plain.placing[:, 0].mean()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"players": 9}, "1 to 8"),
+        ({"deck": "tarot"}, "finite"),
+        ({"policy": "psychic"}, "greedy"),
+        ({"players": 2, "policies": ("smart",)}, "one each"),
+        ({"players": 2, "characters": ("Flamm",)}, "one each"),
+        ({"players": 2, "characters": ("Flamm", "Flamm")}, "different"),
+        ({"players": 2, "characters": ("Flamm", "Gandalf")}, "unknown character"),
+    ],
+)
+def test_impossible_options_are_clear_errors(kwargs: dict, words: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(TrackkitError, match=words):
+        RaceOptions(**kwargs)
+
+
+def test_an_invalid_track_cannot_be_raced() -> None:
+    broken = Track("broken", (Placement(1, 0, 0), Placement(7, 5, 5)))
+    with pytest.raises(TrackkitError, match="cannot be raced"):
+        simulate(broken, races=10)
+
+
+def test_bad_race_counts_are_refused() -> None:
+    with pytest.raises(TrackkitError, match="races"):
+        simulate(load_preset("first-run"), races=0)
+    with pytest.raises(TrackkitError, match="seed"):
+        simulate(load_preset("first-run"), races=1, seed=-1)
+
+
+def test_progress_is_reported_up_to_the_total() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate(load_preset("first-run"), races=600, seed=0, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (600, 600) and len(seen) == 3
+    assert np.all(np.diff([d for d, _ in seen]) > 0)
+
+
+def test_figures_cover_every_race_while_rows_are_kept_for_the_first_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ISSUE 7 item 9: ten million races must not hold every race's rows in memory
+    import trackkit.sim.montecarlo as montecarlo
+
+    track, options = load_preset("first-run"), RaceOptions(players=3)
+    whole = simulate(track, options, races=2000, seed=4)
+    monkeypatch.setattr(montecarlo, "KEEP_RACES", 500)
+    for workers in (1, 2):
+        lean = simulate(track, options, races=2000, seed=4, workers=workers)
+        assert lean.races == 2000 and lean.rounds.shape[0] == 500
+        assert np.array_equal(lean.rounds, whole.rounds[:500])
+        assert lean.to_json() == whole.to_json()
+    # the figures are those of the races' rows
+    assert whole.mean_rounds == pytest.approx(whole.rounds.mean())
+    assert whole.std_error == pytest.approx(whole.rounds.std(ddof=1) / np.sqrt(2000))
+    wins = [(whole.placing[whole.character == c] == 1).mean() for c in range(8)]
+    assert [row["win_rate"] for row in whole.by_character()] == pytest.approx(wins)

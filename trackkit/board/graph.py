@@ -1,0 +1,213 @@
+"""Composing a track into one directed graph of squares.
+
+Nodes are squares, named ``"<tile>:<square>"`` (``"7:3"`` is square 3 of tile 7), with
+attributes ``tile``, ``square``, ``terrain``, ``cost``, ``cell`` (the square's cell on the
+table, in square units: tile column × grid + column inside the tile) and ``placement``
+(the index of its tile in placing order). Edges follow the path: inside a tile along its
+links, walked from the side the tile is entered by, and across tiles from the exit junction
+of each tile to the entry junction of the next.
+
+Characters start off the board; their first move enters one of ``start_squares`` (the
+first square of each start path, in the start tile's order) and the race ends on
+``finish``.
+
+Composition never fails: placements that cannot be used (unknown tile, bad rotation) are
+left out and joints that do not meet are recorded, so the validator can report them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+import networkx as nx
+
+from trackkit.board.geometry import ROTATIONS, Side, side_towards
+from trackkit.board.tiles import Tile, TileRole, TileSet, Traversal
+from trackkit.board.track import Placement, Track
+from trackkit.games.yummell.terrain import Terrain
+
+
+def square_id(tile: int, square: str) -> str:
+    return f"{tile}:{square}"
+
+
+@dataclass(frozen=True)
+class Joint:
+    """How tile ``index`` meets the tile placed before it."""
+
+    index: int
+    adjacent: bool
+    previous_exit_faces: bool  # the previous tile's exit junction is on the shared edge
+    entry_faces: bool  # this tile has a junction on the shared edge
+
+    @property
+    def connected(self) -> bool:
+        return self.adjacent and self.previous_exit_faces and self.entry_faces
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    """A usable placement with its tile and the way it is walked."""
+
+    index: int
+    placement: Placement
+    tile: Tile
+    traversal: Traversal
+
+    def exit_side(self) -> Side | None:
+        """The edge the path leaves this tile by, or None for the finish tile."""
+        if self.traversal.exit is None:
+            return None
+        return self.traversal.exit.side.rotated(self.placement.rotation)
+
+    def entry_side(self) -> Side | None:
+        if self.traversal.entry is None:
+            return None
+        return self.traversal.entry.side.rotated(self.placement.rotation)
+
+
+def usable(placement: Placement, tileset: TileSet) -> bool:
+    """Whether a placement names a known tile at a quarter-turn rotation."""
+    return placement.tile in tileset and placement.rotation in ROTATIONS
+
+
+def place_tiles(track: Track, tileset: TileSet) -> list[PlacedTile]:
+    """The usable placements of ``track`` with the way each one is walked.
+
+    A tile is walked from the side facing the tile placed just before it.
+    """
+    placed: list[PlacedTile] = []
+    previous: Placement | None = None
+    for index, placement in enumerate(track.placements):
+        if usable(placement, tileset):
+            entry = side_towards(placement.cell, previous.cell) if previous else None
+            tile = tileset[placement.tile]
+            placed.append(
+                PlacedTile(index, placement, tile, tile.traversal(placement.rotation, entry))
+            )
+        previous = placement
+    return placed
+
+
+@dataclass(frozen=True)
+class TrackGraph:
+    """A composed track: the square graph, its start squares and finish square."""
+
+    name: str
+    graph: nx.DiGraph
+    start_squares: tuple[str, ...]
+    finish: str | None
+    joints: tuple[Joint, ...]
+    placed: tuple[PlacedTile, ...]
+
+    def routes(self, limit: int = 16) -> list[list[str]]:
+        """Every route from a start square to the finish, in start-path order.
+
+        A route is a list of square ids. Bundled tiles have one route per start path;
+        custom tiles may branch, so at most ``limit`` routes per start square are listed.
+        """
+        if self.finish is None or self.finish not in self.graph:
+            return []
+        routes: list[list[str]] = []
+        for start in self.start_squares:
+            paths = nx.all_simple_paths(self.graph, start, self.finish)
+            routes.extend(sorted(islice(paths, limit)))
+        return routes
+
+    def route_cost(self, route: list[str]) -> int:
+        return sum(self.graph.nodes[s]["cost"] for s in route)
+
+    def terrain_totals(self) -> dict[str, dict[str, int]]:
+        """Squares and MP per terrain over the whole track."""
+        totals = {t.value: {"squares": 0, "mp": 0} for t in Terrain}
+        for _, data in self.graph.nodes(data=True):
+            totals[data["terrain"]]["squares"] += 1
+            totals[data["terrain"]]["mp"] += data["cost"]
+        return totals
+
+    def to_json(self) -> dict[str, Any]:
+        """The graph for other programs: squares with their successors, start and finish."""
+        squares = [
+            {
+                "id": node,
+                "tile": data["tile"],
+                "square": data["square"],
+                "terrain": data["terrain"],
+                "cost": data["cost"],
+                "cell": list(data["cell"]),
+                "next": sorted(self.graph.successors(node)),
+            }
+            for node, data in self.graph.nodes(data=True)
+        ]
+        return {
+            "name": self.name,
+            "squares": squares,
+            "start": list(self.start_squares),
+            "finish": self.finish,
+        }
+
+
+def compose(track: Track, tileset: TileSet | None = None) -> TrackGraph:
+    """Compose ``track`` into a :class:`TrackGraph` (see the module docstring)."""
+    tileset = tileset if tileset is not None else track.load_tiles()
+    placed = place_tiles(track, tileset)
+    graph = nx.DiGraph(name=track.name)
+    start_squares: tuple[str, ...] = ()
+    finish: str | None = None
+
+    for item in placed:
+        tile, placement = item.tile, item.placement
+        for square in tile.squares:
+            column, row = tile.cell(square.id, placement.rotation)
+            graph.add_node(
+                square_id(tile.number, square.id),
+                tile=tile.number,
+                square=square.id,
+                terrain=square.terrain.value,
+                cost=square.cost,
+                cell=(placement.x * tileset.grid + column, placement.y * tileset.grid + row),
+                placement=item.index,
+            )
+        graph.add_edges_from(
+            (square_id(tile.number, a), square_id(tile.number, b)) for a, b in item.traversal.links
+        )
+        if tile.role is TileRole.START and not start_squares:
+            start_squares = tuple(square_id(tile.number, s) for s in tile.sources)
+        if tile.role is TileRole.FINISH and finish is None:
+            finish = square_id(tile.number, tile.sinks[0])
+
+    joints = _joints(track, placed)
+    by_index = {item.index: item for item in placed}
+    for joint in joints:
+        if joint.connected:
+            before, after = by_index[joint.index - 1], by_index[joint.index]
+            assert before.traversal.exit is not None and after.traversal.entry is not None
+            graph.add_edge(
+                square_id(before.tile.number, before.traversal.exit.square),
+                square_id(after.tile.number, after.traversal.entry.square),
+            )
+    return TrackGraph(track.name, graph, start_squares, finish, tuple(joints), tuple(placed))
+
+
+def _joints(track: Track, placed: list[PlacedTile]) -> list[Joint]:
+    """How each usable tile meets the usable tile placed just before it."""
+    by_index = {item.index: item for item in placed}
+    joints = []
+    for index in range(1, len(track.placements)):
+        before, after = by_index.get(index - 1), by_index.get(index)
+        if before is None or after is None:
+            continue
+        towards_after = side_towards(before.placement.cell, after.placement.cell)
+        joints.append(
+            Joint(
+                index=index,
+                adjacent=towards_after is not None,
+                previous_exit_faces=towards_after is not None
+                and before.exit_side() == towards_after,
+                entry_faces=towards_after is not None
+                and after.entry_side() == towards_after.opposite,
+            )
+        )
+    return joints

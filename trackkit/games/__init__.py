@@ -1,0 +1,1 @@
+"""Race games, each a folder behind one interface."""

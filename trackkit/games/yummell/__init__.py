@@ -1,0 +1,2 @@
+"""Yummell: modular square tiles, terrain costs, encounters; its rules, content, policies,
+engine, exact solver and presets."""

@@ -1,0 +1,321 @@
+"""The rulebook's optional rule for creating a race track (p. 4), and what follows from it.
+
+The rule: besides the start and finish tiles, 2 path tiles per player with 2 players and
+1 per player with 3 or more. The start tile goes first; then each tile placed must connect
+to the path of the last tile placed *and* leave space to connect another tile after it;
+the finish tile goes last.
+
+Beyond the rulebook, this module says which next placements are legal, whether a partial
+track can still be completed with the tiles left (the one-step rule can paint players into
+a corner), and counts the whole design space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from trackkit.board.geometry import ROTATIONS, Side, neighbour
+from trackkit.board.graph import PlacedTile, compose, place_tiles
+from trackkit.board.problems import Problem
+from trackkit.board.tiles import Tile, TileRole, TileSet
+from trackkit.board.track import Placement, Track
+from trackkit.errors import TrackkitError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+def path_tiles_for_players(players: int) -> int:
+    """How many path tiles the building rule puts in play for ``players`` players."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise TrackkitError(
+            f"the track-building rule is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {players}; pass --players between {MIN_PLAYERS} and {MAX_PLAYERS}"
+        )
+    return 2 * players if players == 2 else players
+
+
+def orientations(tile: Tile, entry_side: Side) -> list[tuple[int, Side | None]]:
+    """The rotations at which ``tile`` can be entered across ``entry_side``, each with the
+    side its path then leaves by (None for the finish tile)."""
+    found = []
+    for rotation in ROTATIONS:
+        if entry_side not in tile.junction_sides(rotation) or tile.role is TileRole.START:
+            continue
+        traversal = tile.traversal(rotation, entry_side)
+        exit_side = traversal.exit.side.rotated(rotation) if traversal.exit else None
+        found.append((rotation, exit_side))
+    return found
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """Where the next tile goes: the cell past the last tile's exit, entered from ``entry``."""
+
+    cell: tuple[int, int]
+    entry: Side
+    occupied: frozenset[tuple[int, int]]
+
+
+def frontier(track: Track, tileset: TileSet) -> Frontier | None:
+    """The cell the next tile must take, or None if the path cannot go on (no tiles yet,
+    a tile unusable or repeated, the path broken, the last tile the finish, or its exit
+    blocked)."""
+    placed = place_tiles(track, tileset)
+    if not placed or len(placed) != len(track.placements):
+        return None
+    if placed[0].tile.role is not TileRole.START:
+        return None  # an unusable tile, or no start tile first: the path cannot go on
+    if not all(joint.connected for joint in compose(track, tileset).joints):
+        return None  # the path is already broken
+    if len(set(track.tiles)) != len(track.tiles):
+        return None
+    exit_side = placed[-1].exit_side()
+    if exit_side is None:
+        return None
+    occupied = frozenset(p.cell for p in track.placements)
+    cell = neighbour(placed[-1].placement.cell, exit_side)
+    if cell in occupied:
+        return None
+    return Frontier(cell, exit_side.opposite, occupied)
+
+
+@dataclass(frozen=True)
+class NextPlacement:
+    """A placement that connects to the last tile, and whether the rules allow it.
+
+    ``problem`` is the code that forbids it (None when legal); ``completable`` says whether
+    the track can still be completed afterwards with the tiles left (None when no player
+    count is given, so there is no fixed number of tiles to reach).
+    """
+
+    placement: Placement
+    legal: bool
+    problem: str | None = None
+    completable: bool | None = None
+
+
+def next_placements(
+    track: Track, tileset: TileSet | None = None, players: int | None = None
+) -> list[NextPlacement]:
+    """Every placement of an unused tile that connects to the last tile placed.
+
+    With ``players``, only path tiles while the rule wants more of them, then only the
+    finish; each legal one is also checked for whether the track can still be completed.
+    With no tiles placed yet, the start tile at (0, 0) in each rotation.
+    """
+    tileset = tileset if tileset is not None else track.load_tiles()
+    if not track.placements:
+        start = tileset.start.number
+        return [NextPlacement(Placement(start, 0, 0, r), legal=True) for r in ROTATIONS]
+    edge = frontier(track, tileset)
+    if edge is None:
+        return []
+    used = set(track.tiles)
+    unused_paths = [t for t in tileset.path_tiles if t.number not in used]
+    candidates: list[Tile] = [*unused_paths, tileset.finish]
+    wanted = None
+    if players is not None:
+        wanted = path_tiles_for_players(players) - _path_count(track, tileset)
+        candidates = unused_paths if wanted > 0 else [tileset.finish]
+    if tileset.finish.number in used:
+        candidates = [t for t in candidates if t.role is not TileRole.FINISH]
+
+    results = []
+    for tile in candidates:
+        for rotation, exit_side in orientations(tile, edge.entry):
+            placement = Placement(tile.number, *edge.cell, rotation)
+            room = exit_side is None or neighbour(edge.cell, exit_side) not in edge.occupied
+            if not room:
+                results.append(NextPlacement(placement, legal=False, problem="no-space-for-next"))
+                continue
+            completable = None
+            if wanted is not None and exit_side is not None:
+                left = [t for t in unused_paths if t.number != tile.number]
+                completable = _can_complete(
+                    neighbour(edge.cell, exit_side),
+                    exit_side.opposite,
+                    edge.occupied | {edge.cell},
+                    left,
+                    wanted - 1,
+                )
+            elif wanted is not None:
+                completable = True
+            results.append(NextPlacement(placement, legal=True, completable=completable))
+    return results
+
+
+def _path_count(track: Track, tileset: TileSet) -> int:
+    return sum(1 for t in track.tiles if t in tileset and tileset[t].role is TileRole.PATH)
+
+
+def _can_complete(
+    cell: tuple[int, int],
+    entry: Side,
+    occupied: frozenset[tuple[int, int]],
+    tiles: list[Tile],
+    wanted: int,
+) -> bool:
+    """Whether ``wanted`` more path tiles from ``tiles`` can be placed from ``cell`` on,
+    each leaving room for the next (the finish then fits in the last free cell)."""
+    if wanted <= 0:
+        return True
+    for tile in tiles:
+        for _, exit_side in orientations(tile, entry):
+            assert exit_side is not None
+            beyond = neighbour(cell, exit_side)
+            if beyond in occupied:
+                continue
+            rest = [t for t in tiles if t is not tile]
+            if _can_complete(beyond, exit_side.opposite, occupied | {cell}, rest, wanted - 1):
+                return True
+    return False
+
+
+def can_complete(track: Track, tileset: TileSet | None = None, players: int | None = None) -> bool:
+    """Whether a partial track can still be finished legally with the tiles left.
+
+    With no player count, it can be finished if the finish fits after the last tile.
+    """
+    tileset = tileset if tileset is not None else track.load_tiles()
+    if track.placements and track.placements[-1].tile == tileset.finish.number:
+        return True
+    edge = frontier(track, tileset)
+    if edge is None:
+        return False
+    if players is None:
+        return True
+    used = set(track.tiles)
+    left = [t for t in tileset.path_tiles if t.number not in used]
+    wanted = path_tiles_for_players(players) - _path_count(track, tileset)
+    if wanted < 0:
+        return False
+    return _can_complete(edge.cell, edge.entry, edge.occupied, left, wanted)
+
+
+def check_building_rule(
+    track: Track, tileset: TileSet, players: int, *, partial: bool = False
+) -> list[Problem]:
+    """Problems with ``track`` under the optional track-building rule for ``players``.
+
+    ``tile-count``: the number of path tiles is not the rule's (with ``partial``, only too
+    many is a problem); ``no-space-for-next``: a tile left no free cell past its exit when
+    it was placed; ``dead-end`` (``partial`` only): the tiles left cannot complete it.
+    """
+    wanted = path_tiles_for_players(players)
+    problems = []
+    count = _path_count(track, tileset)
+    if count > wanted or (count < wanted and not partial):
+        problems.append(
+            Problem(
+                "tile-count",
+                f"{players} players put {wanted} path tiles in play; this track has {count}. "
+                + ("Remove " if count > wanted else "Add ")
+                + f"{abs(count - wanted)} path tile(s).",
+                level="building",
+            )
+        )
+    problems.extend(_no_space_problems(track, place_tiles(track, tileset)))
+    if partial and not problems and not can_complete(track, tileset, players):
+        problems.append(
+            Problem(
+                "dead-end",
+                "no way remains to place the path tiles still wanted and the finish with the "
+                "tiles left: every continuation runs into the track. Undo the last tile.",
+                level="building",
+                placement=len(track.placements) - 1 if track.placements else None,
+            )
+        )
+    return problems
+
+
+def _no_space_problems(track: Track, placed: Iterable[PlacedTile]) -> list[Problem]:
+    problems = []
+    for item in placed:
+        exit_side = item.exit_side()
+        if exit_side is None:
+            continue
+        beyond = neighbour(item.placement.cell, exit_side)
+        earlier = {p.cell: n for n, p in enumerate(track.placements[: item.index + 1])}
+        if beyond in earlier:
+            blocker = track.placements[earlier[beyond]]
+            problems.append(
+                Problem(
+                    "no-space-for-next",
+                    f"{item.placement.describe()} leaves by its {exit_side.value} edge into "
+                    f"({beyond[0]}, {beyond[1]}), which tile {blocker.tile} already holds, so "
+                    "no tile could be connected after it. Rotate it (a straight turned 180° "
+                    "or a curve turning the other way) or place another tile there.",
+                    level="building",
+                    placement=item.index,
+                    tile=item.placement.tile,
+                )
+            )
+    return problems
+
+
+@dataclass(frozen=True)
+class DesignSpace:
+    """How many complete legal tracks the rule allows, and how many placing sequences
+    obey it at every step yet run into a dead end before the last path tile."""
+
+    players: int
+    legal_tracks: int
+    dead_ends: int
+
+
+# placing steps a count may take: the bundled tiles need 10 to 20 million for 8 players (14 s);
+# a tile set with many more path tiles could take hours, so it is refused with a message
+MAX_SPACE_STEPS = 100_000_000
+
+
+def explore_design_space(players: int, tileset: TileSet) -> DesignSpace:
+    """Count every legal track for ``players`` with the start tile's exit fixed.
+
+    Every choice and order of path tiles and both placements of each are counted, as in
+    SPEC.md §2 (3 players: 2,676 tracks). Exhaustive: 8 players visit ~10 million tracks.
+    """
+    wanted = path_tiles_for_players(players)
+    start = tileset.start
+    exit_side = start.junctions[0].side
+    paths = tileset.path_tiles
+    moves = {
+        (tile.number, entry): [exit for _, exit in orientations(tile, entry)]
+        for tile in paths
+        for entry in Side
+    }
+    occupied = {(0, 0)}
+    used: set[int] = set()
+    legal = dead = visits = 0
+
+    def walk(cell: tuple[int, int], entry: Side, left: int) -> None:
+        nonlocal legal, dead, visits
+        visits += 1
+        if visits > MAX_SPACE_STEPS:
+            raise TrackkitError(
+                f"the design space of {tileset.name!r} for {players} players is too large to "
+                f"count here (over {MAX_SPACE_STEPS:,} placing steps, several minutes); the "
+                "bundled tiles need under a fifth of that for 8 players"
+            )
+        if left == 0:
+            legal += 1
+            return
+        moved = False
+        occupied.add(cell)
+        for tile in paths:
+            if tile.number in used:
+                continue
+            used.add(tile.number)
+            for out in moves[(tile.number, entry)]:
+                assert out is not None
+                beyond = neighbour(cell, out)
+                if beyond not in occupied:
+                    moved = True
+                    walk(beyond, out.opposite, left - 1)
+            used.discard(tile.number)
+        occupied.discard(cell)
+        if not moved:
+            dead += 1
+
+    walk(neighbour((0, 0), exit_side), exit_side.opposite, wanted)
+    return DesignSpace(players, legal, dead)

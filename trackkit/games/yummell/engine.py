@@ -1,0 +1,706 @@
+"""The race engine: plays the full base rules of Yummell for 1-8 characters on a track.
+
+One implementation, compiled by numba. The turn follows the rulebook (p. 5): Preparation
+(draw), Movement (play a card or rest), Encounter, Replenishment. Rules that the exact
+solver shares live in :mod:`trackkit.games.yummell.rules`; the choices a player makes live in
+:mod:`trackkit.games.yummell.policies`. State is a handful of integer arrays grouped in named
+tuples (:class:`Board`, :class:`Players`, :class:`Deck`, :class:`Tally`), so a race is
+a pure function of its inputs and a random stream.
+
+Randomness comes from a ``numpy.random.Generator`` passed in, read through a buffer of
+32-bit draws (:func:`rand_below`), so the same generator gives the same race compiled or
+interpreted (``NUMBA_DISABLE_JIT=1``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trackkit.games.yummell.content import (
+    ADV_EFFECT,
+    ARTEFACT,
+    CARD_EFFECT,
+    CARD_NUMBER,
+    CARD_PARAM,
+    CARD_TERRAIN,
+    CARD_TYPE,
+    CHAR_ABILITY,
+    E_BACK,
+    E_BACK_IF_TERRAIN,
+    E_CHALLENGE_BONUS,
+    E_CLEPTOMANIA,
+    E_CURSE,
+    E_DISCARD,
+    E_DRAW_TWO_KEEP_ONE,
+    E_EXTRA_MP,
+    E_STEAL_ARTEFACT,
+    E_TERRAIN_COST,
+    E_TOLL,
+    EVENT,
+)
+from trackkit.games.yummell.movement import fall_back, furthest, leader, node_of, remaining
+from trackkit.games.yummell.policies import (
+    GREEDY,
+    choose_challenge_card,
+    greedy_route,
+    highest_card,
+    keep_of_two,
+    lowest_card,
+    smart_artefact_to_activate,
+    smart_event,
+    smart_move_card,
+    smart_mp_bonus,
+    smart_rival_artefact,
+    smart_route,
+    smart_should_rest,
+    smart_ward,
+)
+from trackkit.games.yummell.rules import (
+    HAND_SIZE,
+    OFF_BOARD,
+    can_host,
+    challenge_total,
+    challenge_won,
+    is_steady,
+    rest,
+)
+from trackkit.games.yummell.state import (
+    LOG_ACTIVATE,
+    LOG_ARTEFACT,
+    LOG_BOUNCE,
+    LOG_CHALLENGE,
+    LOG_EVENT,
+    LOG_FINISH,
+    LOG_MOVE,
+    LOG_PLAY_EVENT,
+    LOG_REST,
+    LOG_ROUTE,
+    LOG_STEAL,
+    LOG_USE_ARTEFACT,
+    LOG_USE_ON_RIVAL,
+    MAX_ARTEFACTS,
+    MAX_HAND,
+    Board,
+    Deck,
+    Players,
+    Tally,
+    note,
+    rand_below,
+    shuffle,
+    unmanaged,
+    unmanaged_state,
+)
+
+MAX_ROUNDS = 400  # a race still running then is stopped and counted as capped
+
+# --- the deck --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) -> int:
+    """Draw a card id; -1 if every card is in a hand or in play."""
+    if deck.counts[2]:
+        return rand_below(rng, tally, cards.shape[0])
+    if deck.counts[0] == 0:
+        # the discard pile is shuffled into a new draw pile (p. 3)
+        n = deck.counts[1]
+        if n == 0:
+            return -1
+        deck.pile[:n] = deck.discard[:n]
+        deck.counts[0], deck.counts[1] = n, 0
+        shuffle(deck.pile, n, rng, tally)
+    deck.counts[0] -= 1
+    return deck.pile[deck.counts[0]]
+
+
+@njit(cache=True, inline="always")
+def discard(deck: Deck, card: int) -> None:
+    if not deck.counts[2] and card >= 0:
+        deck.discard[deck.counts[1]] = card
+        deck.counts[1] += 1
+
+
+@njit(cache=True, inline="always")
+def pop_at(values: np.ndarray, counts: np.ndarray, p: int, index: int) -> int:
+    """Take the card at ``index`` of player ``p``'s row (a hand, its artefacts)."""
+    card = values[p, index]
+    last = counts[p] - 1
+    values[p, index] = values[p, last]
+    counts[p] = last
+    return card
+
+
+@njit(cache=True, inline="always")
+def take_from_hand(players: Players, p: int, index: int) -> int:
+    return pop_at(players.hand, players.hand_n, p, index)
+
+
+@njit(cache=True, inline="always")
+def add_to_hand(players: Players, p: int, card: int) -> None:
+    if card >= 0 and players.hand_n[p] < MAX_HAND:
+        players.hand[p, players.hand_n[p]] = card
+        players.hand_n[p] += 1
+
+
+@njit(cache=True, inline="always")
+def take_artefact(players: Players, p: int, index: int) -> int:
+    return pop_at(players.active, players.active_n, p, index)
+
+
+@njit(cache=True, inline="always")
+def find_artefact(players: Players, cards: np.ndarray, p: int, effect: int) -> int:
+    for i in range(players.active_n[p]):
+        if cards[players.active[p, i], CARD_EFFECT] == effect:
+            return i
+    return -1
+
+
+# --- positions and movement ------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def place(board: Board, players: Players, tally: Tally, p: int, index: int, rnd: int) -> None:
+    """Move ``p`` to ``index`` on its route, keeping square occupancy; finishing if it is
+    the last square."""
+    old = node_of(board, players, p)
+    toll = players.toll[p]
+    if old >= 0:
+        tally.occupancy[old] -= 1
+        tally.tolls[old] -= toll
+    players.pos[p] = index
+    new = node_of(board, players, p)
+    if new != old:
+        tally.clock[0] += 1
+        players.reached[p] = tally.clock[0]
+    if new >= 0:
+        tally.occupancy[new] += 1
+        tally.tolls[new] += toll
+    if new == board.finish and players.arrival[p] == 0:
+        arrived = 1
+        for q in range(players.pos.shape[0]):
+            if players.arrival[q] > 0:
+                arrived += 1
+        players.arrival[p] = arrived
+        note(tally, rnd, p, LOG_FINISH, -1, arrived, index, index, -1)
+
+
+@njit(cache=True, inline="always")
+def send_back(board: Board, players: Players, tally: Tally, p: int, rnd: int) -> None:
+    """Back to the first square behind that can host (losing a challenge, some events)."""
+    if players.pos[p] < 0:
+        return
+    behind = fall_back(board, tally, players.route[p], players.pos[p] - 1, -1)
+    place(board, players, tally, p, behind, rnd)
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def play_against(
+    card: int,
+    target: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    rnd: int,
+) -> None:
+    """The effect of ``card`` on ``target``: an event drawn as an encounter or played by a
+    rival, or an artefact a rival uses on it (Scales of Ftoll)."""
+    if players.arrival[target] > 0:
+        return  # immune once finished (p. 7)
+    ward = smart_ward(card, target, board, players, cards, characters, advantages)
+    if ward >= 0:
+        discard(deck, take_artefact(players, target, ward))
+        note(tally, rnd, target, LOG_USE_ARTEFACT, card, 0, -1, -1, -1)
+        return
+    effect = cards[card, CARD_EFFECT]
+    character = characters[players.character[target]]
+    advantage = advantages[players.advantage[target]]
+    if effect in (E_BACK_IF_TERRAIN, E_BACK):
+        node = node_of(board, players, target)
+        if node < 0 or is_steady(character, advantage):
+            return
+        if effect == E_BACK or board.node_terrain[node] == cards[card, CARD_TERRAIN]:
+            send_back(board, players, tally, target, rnd)
+    elif effect == E_CURSE:
+        players.curse[target, cards[card, CARD_TERRAIN]] += cards[card, CARD_PARAM]
+    elif effect == E_DISCARD:
+        for _ in range(cards[card, CARD_PARAM]):
+            if players.hand_n[target] > 0:
+                lowest = lowest_card(players.hand[target], players.hand_n[target], cards)
+                discard(deck, take_from_hand(players, target, lowest))
+    # terrain-cost and extra-mp help only the one who plays them before moving
+
+
+# --- a turn ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def draw_two_keep_one(
+    players: Players, deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally, p: int
+) -> None:
+    """The fourth advantage: "At the start of the turn the player draws 2 cards and keeps 1".
+
+    Read as an action on top of the Preparation draw, not instead of it (a modelling
+    decision, README "Modelling decisions"): an advantage is an action, actions come only
+    at the start or end of a phase and "the player may not take action before" the
+    Preparation phase, and the card does not say "instead"; so the player draws its card,
+    then uses the advantage at the end of the Preparation phase. The other card is
+    discarded; the hand goes back to four at Replenishment as always.
+    """
+    first = draw(deck, cards, rng, tally)
+    second = draw(deck, cards, rng, tally)
+    kept, dropped = keep_of_two(first, second, cards)
+    add_to_hand(players, p, kept)
+    discard(deck, dropped)
+
+
+@njit(cache=True, inline="always")
+def steal_artefact(board: Board, players: Players, tally: Tally, p: int, rnd: int) -> None:
+    """Cleptomania / the thief's advantage: take an active artefact from a character on
+    the same square."""
+    node = node_of(board, players, p)
+    if node < 0 or node == board.finish:
+        return
+    for q in range(players.pos.shape[0]):
+        if q != p and players.arrival[q] == 0 and node_of(board, players, q) == node:
+            if players.active_n[q] > 0 and players.active_n[p] < MAX_ARTEFACTS:
+                card = take_artefact(players, q, players.active_n[q] - 1)
+                players.active[p, players.active_n[p]] = card
+                players.active_n[p] += 1
+                note(tally, rnd, p, LOG_STEAL, card, 0, players.pos[p], players.pos[p], q)
+                return
+
+
+@njit(cache=True, inline="always")
+def encounter(
+    p: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    rng: np.random.Generator,
+    rnd: int,
+) -> None:
+    """Draw a card and face it (p. 6-7): a creature's challenge, an artefact, an event."""
+    card = draw(deck, cards, rng, tally)
+    if card < 0:
+        return
+    kind = cards[card, CARD_TYPE]
+    if kind == ARTEFACT:
+        if players.active_n[p] < MAX_ARTEFACTS:
+            players.active[p, players.active_n[p]] = card
+            players.active_n[p] += 1
+        note(tally, rnd, p, LOG_ARTEFACT, card, 0, players.pos[p], players.pos[p], -1)
+        return
+    if kind == EVENT:
+        before = players.pos[p]
+        if cards[card, 7]:  # arrow: played against the one who drew it
+            play_against(card, p, board, players, deck, tally, cards, characters, advantages, rnd)
+        note(tally, rnd, p, LOG_EVENT, card, 0, before, players.pos[p], -1)
+        discard(deck, card)
+        return
+    character = characters[players.character[p]]
+    advantage = advantages[players.advantage[p]]
+    bonus = 0
+    choice = choose_challenge_card(
+        players.policy[p],
+        players.hand[p],
+        players.hand_n[p],
+        cards,
+        character,
+        advantage,
+        cards[card],
+    )
+    if players.policy[p] != GREEDY:
+        bonus_index = find_artefact(players, cards, p, E_CHALLENGE_BONUS)
+        if bonus_index >= 0 and choice >= 0:
+            number = cards[players.hand[p, choice], CARD_NUMBER]
+            total = challenge_total(character, advantage, cards[card], number)
+            extra = cards[players.active[p, bonus_index], CARD_PARAM]
+            if not challenge_won(total, cards[card]) and challenge_won(total + extra, cards[card]):
+                bonus = extra
+                discard(deck, take_artefact(players, p, bonus_index))
+                note(tally, rnd, p, LOG_USE_ARTEFACT, card, extra, -1, -1, -1)
+    played, won = -1, False
+    if choice >= 0:  # no card to play: the challenge is lost (p. 7)
+        played = take_from_hand(players, p, choice)
+        total = challenge_total(character, advantage, cards[card], cards[played, CARD_NUMBER])
+        won = challenge_won(total + bonus, cards[card])
+        discard(deck, played)
+    before = players.pos[p]
+    after = before
+    if won:
+        node = board.route_nodes[players.route[p], before + 1]
+        if can_host(tally.occupancy[node], node == board.finish):
+            after = before + 1
+    elif before >= 0:
+        after = fall_back(board, tally, players.route[p], before - 1, -1)
+    note(tally, rnd, p, LOG_CHALLENGE, card, 1 if won else 0, before, after, played)
+    place(board, players, tally, p, after, rnd)
+    discard(deck, card)
+
+
+@njit(cache=True, inline="always")
+def take_turn(
+    p: int,
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+    rnd: int,
+) -> None:
+    policy = players.policy[p]
+    advantage = advantages[players.advantage[p]]
+    character = characters[players.character[p]]
+    turn_delta = np.zeros(4, dtype=np.int64)
+
+    # 1. Preparation: draw a card
+    add_to_hand(players, p, draw(deck, cards, rng, tally))
+    if advantage[ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
+        draw_two_keep_one(players, deck, cards, rng, tally, p)
+
+    # actions at the start of the movement phase: one event, or one artefact activated
+    extra_mp = 0
+    if policy != GREEDY:
+        played = smart_event(p, board, players, tally, cards, characters, advantages)
+        if played >= 0:
+            event_card = take_from_hand(players, p, played)
+            effect = cards[event_card, CARD_EFFECT]
+            if effect == E_TERRAIN_COST:
+                turn_delta[cards[event_card, CARD_TERRAIN]] += cards[event_card, CARD_PARAM]
+                note(
+                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                )
+            elif effect == E_EXTRA_MP:
+                extra_mp += cards[event_card, CARD_PARAM]
+                note(
+                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                )
+            else:
+                target = leader(p, board, players)
+                before = players.pos[target]
+                play_against(
+                    event_card,
+                    target,
+                    board,
+                    players,
+                    deck,
+                    tally,
+                    cards,
+                    characters,
+                    advantages,
+                    rnd,
+                )
+                note(
+                    tally,
+                    rnd,
+                    p,
+                    LOG_PLAY_EVENT,
+                    event_card,
+                    0,
+                    before,
+                    players.pos[target],
+                    target,
+                )
+            discard(deck, event_card)
+        else:
+            artefact = smart_artefact_to_activate(players.hand[p], players.hand_n[p], cards)
+            if artefact >= 0 and players.pending_n[p] < MAX_ARTEFACTS:
+                card = take_from_hand(players, p, artefact)
+                players.pending[p, players.pending_n[p]] = card
+                players.pending_n[p] += 1
+                note(tally, rnd, p, LOG_ACTIVATE, card, 0, -1, -1, -1)
+
+    # active artefacts that hurt a rival, each used once and discarded (no limit per turn)
+    if policy != GREEDY:
+        target = leader(p, board, players)
+        used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
+        while used >= 0:
+            artefact = take_artefact(players, p, used)
+            before = players.pos[target]
+            play_against(
+                artefact, target, board, players, deck, tally, cards, characters, advantages, rnd
+            )
+            note(tally, rnd, p, LOG_USE_ON_RIVAL, artefact, 0, before, players.pos[target], target)
+            discard(deck, artefact)
+            used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
+
+    resting = policy != GREEDY and smart_should_rest(
+        p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+    )
+    if resting:
+        lifted = rest(players.curse[p])
+        note(tally, rnd, p, LOG_REST, -1, lifted, players.pos[p], players.pos[p], -1)
+    elif players.hand_n[p] > 0:
+        # 2. Movement
+        if players.route[p] < 0:
+            if policy == GREEDY:
+                players.route[p] = greedy_route(board)
+            else:
+                players.route[p] = smart_route(
+                    p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+                )
+            note(tally, rnd, p, LOG_ROUTE, -1, players.route[p], -1, -1, -1)
+        route = players.route[p]
+        if policy == GREEDY:
+            index = highest_card(players.hand[p], players.hand_n[p], cards)
+        else:
+            index = smart_move_card(
+                p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
+            )
+        card = take_from_hand(players, p, index)
+        mp = cards[card, CARD_NUMBER] + extra_mp
+        if policy != GREEDY:
+            bonus = smart_mp_bonus(
+                p, route, mp, board, players, tally, cards, characters, advantages, turn_delta
+            )
+            if bonus >= 0:
+                used = take_artefact(players, p, bonus)
+                mp += cards[used, CARD_PARAM]
+                discard(deck, used)
+                note(tally, rnd, p, LOG_USE_ARTEFACT, used, cards[used, CARD_PARAM], -1, -1, -1)
+        discard(deck, card)
+        start = players.pos[p]
+        reached = furthest(
+            board, players, tally, characters, advantages, p, route, start, mp, turn_delta
+        )
+        end = fall_back(board, tally, route, reached, node_of(board, players, p))
+        if end < reached:
+            tally.node_bounce[board.route_nodes[route, reached]] += 1
+            note(tally, rnd, p, LOG_BOUNCE, -1, 0, reached, end, -1)
+        note(tally, rnd, p, LOG_MOVE, card, mp, start, end, -1)
+        place(board, players, tally, p, end, rnd)
+        if players.arrival[p] > 0:
+            return  # no encounter on the last square
+        if character[CHAR_ABILITY] == E_CLEPTOMANIA:
+            steal_artefact(board, players, tally, p, rnd)
+        if advantage[ADV_EFFECT] == E_STEAL_ARTEFACT:
+            steal_artefact(board, players, tally, p, rnd)
+        # 3. Encounter, when the character advanced at least one square
+        if encounters and end > start:
+            encounter(p, board, players, deck, tally, cards, characters, advantages, rng, rnd)
+            if players.arrival[p] > 0:
+                return
+
+    # 4. Replenishment: discard down to or draw up to four; artefacts become active
+    while players.hand_n[p] > HAND_SIZE:
+        lowest = lowest_card(players.hand[p], players.hand_n[p], cards)
+        discard(deck, take_from_hand(players, p, lowest))
+    while players.hand_n[p] < HAND_SIZE:
+        card = draw(deck, cards, rng, tally)
+        if card < 0:
+            break
+        add_to_hand(players, p, card)
+    for i in range(players.pending_n[p]):
+        if players.active_n[p] < MAX_ARTEFACTS:
+            players.active[p, players.active_n[p]] = players.pending[p, i]
+            players.active_n[p] += 1
+    players.pending_n[p] = 0
+    node = node_of(board, players, p)
+    if node >= 0:
+        tally.node_time[node] += 1
+
+
+@njit(cache=True, inline="always")
+def ahead_of(board: Board, players: Players, q: int, p: int) -> bool:
+    """Is ``q`` placed before ``p`` at the end of the race (p. 7)?
+
+    Finishers come first, in order of arrival ("it is the first to arrive who will be deemed
+    the winner"); then the positions reached are the arrival spaces: fewer squares to go is
+    better, and before the start tile is behind every square. "Should two characters be
+    side by side in the same square, it will be considered a draw": a draw only on one
+    square. Two characters on different squares with as many
+    squares to go (on different start paths) are told apart by who reached their square
+    first, as finishers are (a modelling decision: the rulebook is silent).
+    """
+    if players.arrival[p] > 0:
+        return 0 < players.arrival[q] < players.arrival[p]
+    if players.arrival[q] > 0:
+        return True
+    if players.pos[q] < 0 or players.pos[p] < 0:
+        # before the start is behind every square; two there share one place
+        return players.pos[p] < 0 <= players.pos[q]
+    if node_of(board, players, q) == node_of(board, players, p):
+        return False
+    left_q, left_p = remaining(board, players, q), remaining(board, players, p)
+    if left_q != left_p:
+        return left_q < left_p
+    return first_reached(board, players, q) < first_reached(board, players, p)
+
+
+@njit(cache=True, inline="always")
+def first_reached(board: Board, players: Players, p: int) -> int:
+    """When the first of the characters now on ``p``'s square reached it: characters who
+    draw share one place, so they share one arrival."""
+    node = node_of(board, players, p)
+    first = players.reached[p]
+    for q in range(players.pos.shape[0]):
+        if players.arrival[q] == 0 and node_of(board, players, q) == node:
+            first = min(first, players.reached[q])
+    return first
+
+
+@njit(cache=True)
+def placings(board: Board, players: Players, out: np.ndarray) -> None:
+    """Placings at the end (p. 7): 1 + how many are placed before each character."""
+    n = players.pos.shape[0]
+    for p in range(n):
+        better = 0
+        for q in range(n):
+            if q != p and ahead_of(board, players, q, p):
+                better += 1
+        out[p] = better + 1
+
+
+@njit(cache=True, inline="always")
+def play_race(
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+) -> int:
+    """Play one race from the dealt state to the end of the round in which the first
+    character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped)."""
+    n = players.pos.shape[0]
+    order = np.arange(n)
+    for rnd in range(1, MAX_ROUNDS + 1):
+        shuffle(order, n, rng, tally)  # the turn order is drawn from the bag every round
+        for k in range(n):
+            p = order[k]
+            players.order_pos[p] = k
+            if players.arrival[p] == 0:
+                take_turn(
+                    p,
+                    board,
+                    players,
+                    deck,
+                    tally,
+                    cards,
+                    characters,
+                    advantages,
+                    encounters,
+                    rng,
+                    rnd,
+                )
+        for p in range(n):
+            if players.arrival[p] > 0:
+                return rnd
+    return MAX_ROUNDS + 1
+
+
+@njit(cache=True)
+def deal(
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    fixed_characters: np.ndarray,
+    fixed_advantages: np.ndarray,
+    n_advantages: int,
+    rng: np.random.Generator,
+) -> None:
+    """Set up a race: characters and advantages (given, or dealt at random), a shuffled
+    deck, empty squares, and four cards each."""
+    n, n_characters = players.pos.shape[0], characters.shape[0]
+    if fixed_characters[0] < 0:
+        pool = np.arange(n_characters)
+        shuffle(pool, n_characters, rng, tally)
+        players.character[:] = pool[:n]
+    else:
+        players.character[:] = fixed_characters
+    if fixed_advantages[0] < 0:
+        pool = np.arange(n_advantages)
+        shuffle(pool, n_advantages, rng, tally)
+        players.advantage[:] = pool[:n]
+    else:
+        players.advantage[:] = fixed_advantages
+    players.route[:] = -1
+    players.pos[:] = OFF_BOARD
+    players.arrival[:] = 0
+    players.hand_n[:] = 0
+    players.active_n[:] = 0
+    players.pending_n[:] = 0
+    players.curse[:, :] = 0
+    players.order_pos[:] = 0
+    players.reached[:] = 0
+    tally.clock[0] = 0
+    for p in range(n):
+        players.toll[p] = 1 if characters[players.character[p], CHAR_ABILITY] == E_TOLL else 0
+    tally.occupancy[:] = 0
+    tally.tolls[:] = 0
+    total = cards.shape[0]
+    deck.pile[:] = np.arange(total)
+    deck.counts[0], deck.counts[1] = total, 0
+    if not deck.counts[2]:
+        shuffle(deck.pile, total, rng, tally)
+    for p in range(n):
+        for _ in range(HAND_SIZE):
+            add_to_hand(players, p, draw(deck, cards, rng, tally))
+
+
+@njit(cache=True)
+def play_batch(
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    cards: np.ndarray,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    fixed_characters: np.ndarray,
+    fixed_advantages: np.ndarray,
+    encounters: bool,
+    rng: np.random.Generator,
+    rounds: np.ndarray,
+    placing: np.ndarray,
+    route: np.ndarray,
+    character: np.ndarray,
+    advantage: np.ndarray,
+    order_pos: np.ndarray,
+) -> None:
+    """Play ``rounds.shape[0]`` races one after another from one random stream, writing
+    each race's length, and each character's placing, route, character, advantage and
+    place in the last round's turn order."""
+    board, players, deck, tally = unmanaged_state(board, players, deck, tally)
+    cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
+    for r in range(rounds.shape[0]):
+        deal(
+            players,
+            deck,
+            tally,
+            cards,
+            characters,
+            fixed_characters,
+            fixed_advantages,
+            advantages.shape[0],
+            rng,
+        )
+        rounds[r] = play_race(
+            board, players, deck, tally, cards, characters, advantages, encounters, rng
+        )
+        placings(board, players, placing[r])
+        route[r] = players.route
+        character[r] = players.character
+        advantage[r] = players.advantage
+        order_pos[r] = players.order_pos

@@ -1,0 +1,133 @@
+"""Movement along a route (rulebook p. 5-6): how far MP carry a character, falling back
+off a full square, and where characters stand relative to the finish."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trackkit.games.yummell.content import CHAR_ABILITY, E_FLUTTERING
+from trackkit.games.yummell.rules import (
+    OFF_BOARD,
+    can_host,
+    overtaking_toll,
+    presence_cost,
+    terrain_cost,
+)
+from trackkit.games.yummell.state import Board, Players, Tally
+
+
+@njit(cache=True, inline="always")
+def node_of(board: Board, players: Players, p: int) -> int:
+    if players.pos[p] < 0:
+        return -1
+    return board.route_nodes[players.route[p], players.pos[p]]
+
+
+@njit(cache=True, inline="always")
+def furthest(
+    board: Board,
+    players: Players,
+    tally: Tally,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    p: int,
+    route: int,
+    start: int,
+    mp: int,
+    turn_delta: np.ndarray,
+) -> int:
+    """How far along ``route`` from index ``start`` the MP carry ``p`` (p. 5-6).
+
+    It advances while it can pay for the next square: the terrain (with its modifiers),
+    +1 per character there, and +1 per Troll on the square it leaves behind (other than
+    itself); unused MP are lost.
+    """
+    # arrays taken out of the tuples once: each access inside the loop would cost a
+    # reference-count round trip
+    character = characters[players.character[p]]
+    advantage = advantages[players.advantage[p]]
+    curse = players.curse[p]
+    nodes = board.route_nodes[route]
+    node_base, node_terrain = board.node_base, board.node_terrain
+    occupancy, tolls = tally.occupancy, tally.tolls
+    fluttering = character[CHAR_ABILITY] == E_FLUTTERING
+    own_toll = players.toll[p]
+    here = node_of(board, players, p)
+    i = start
+    length = board.route_len[route]
+    while i + 1 < length:
+        node = nodes[i + 1]
+        cost = terrain_cost(
+            node_base[node], node_terrain[node], character, advantage, curse, turn_delta
+        )
+        if node != board.finish:  # characters on the finish are out of play
+            cost += presence_cost(occupancy[node], fluttering)
+        if i >= 0:  # the off-board start is not a square: no Troll is overtaken there
+            behind = nodes[i]
+            trolls = tolls[behind] - (own_toll if behind == here else 0)
+            cost += overtaking_toll(trolls)
+        if cost > mp:
+            break
+        mp -= cost
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def fall_back(board: Board, tally: Tally, route: int, index: int, self_node: int) -> int:
+    """The first square at or behind ``index`` that can host one more character.
+
+    ``self_node`` is where the mover still stands (it does not count against itself).
+    The off-board start hosts anyone.
+    """
+    nodes, occupancy = board.route_nodes[route], tally.occupancy
+    while index >= 0:
+        node = nodes[index]
+        occupants = occupancy[node] - (1 if node == self_node else 0)
+        if can_host(occupants, node == board.finish):
+            return index
+        index -= 1
+    return OFF_BOARD
+
+
+@njit(cache=True, inline="always")
+def landing(
+    board: Board,
+    players: Players,
+    tally: Tally,
+    characters: np.ndarray,
+    advantages: np.ndarray,
+    p: int,
+    route: int,
+    mp: int,
+    turn_delta: np.ndarray,
+) -> int:
+    """Where ``p`` ends its movement with ``mp`` MP, falling back off a full square."""
+    start = players.pos[p] if players.route[p] == route else OFF_BOARD
+    reached = furthest(
+        board, players, tally, characters, advantages, p, route, start, mp, turn_delta
+    )
+    self_node = node_of(board, players, p)
+    return fall_back(board, tally, route, reached, self_node)
+
+
+@njit(cache=True, inline="always")
+def remaining(board: Board, players: Players, p: int) -> int:
+    """Squares still to go: the race's measure of position (different start paths differ
+    in length, so squares to go, not squares done, compare characters)."""
+    if players.route[p] < 0:
+        return board.route_len.max()
+    return board.route_len[players.route[p]] - 1 - players.pos[p]
+
+
+@njit(cache=True, inline="always")
+def leader(p: int, board: Board, players: Players) -> int:
+    """The rival still racing with the fewest squares to go (-1 if none)."""
+    best, best_left = -1, 1 << 30
+    for q in range(players.pos.shape[0]):
+        if q != p and players.arrival[q] == 0:
+            left = remaining(board, players, q)
+            if left < best_left:
+                best, best_left = q, left
+    return best

@@ -1,0 +1,264 @@
+"""Turning a track, game content and race options into the engine's arrays."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.track import Track
+from trackkit.errors import TrackkitError, shown
+from trackkit.games.yummell.content import ARTEFACT, CARD_TYPE, TERRAINS, Content, load_content
+from trackkit.games.yummell.policies import POLICIES
+from trackkit.games.yummell.rules import HAND_SIZE
+from trackkit.games.yummell.state import (
+    LOG_FIELDS,
+    MAX_ARTEFACTS,
+    MAX_HAND,
+    RANDOM_BUFFER,
+    Board,
+    Deck,
+    Players,
+    Tally,
+)
+from trackkit.validate import validate
+
+MAX_PLAYERS = 8
+_INDEX = re.compile(r"[0-9]+")
+DeckModel = Literal["finite", "infinite"]
+
+
+@dataclass(frozen=True)
+class RaceOptions:
+    """What kind of race to play.
+
+    ``characters`` and ``advantages`` name one per player (names from the content files,
+    or their 0-based indices), or are empty to deal them at random every race.
+    ``policies`` gives each player its own policy (one per player), overriding ``policy``.
+    """
+
+    players: int = 5
+    characters: tuple[str | int, ...] = ()
+    advantages: tuple[str | int, ...] = ()
+    deck: DeckModel = "finite"
+    encounters: bool = True
+    policy: str = "greedy"
+    policies: tuple[str, ...] = ()
+    content: Content = field(default_factory=load_content, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """Refuse options no race can be played with, each with what to change.
+
+        A finite deck must sustain the race: it holds at least two hands per player
+        (``players × 2 × HAND_SIZE``) of cards that are not artefacts, a hand each and as
+        many again to draw from. Artefacts do not count: one drawn as an encounter stays
+        in front of its holder, and greedy players never use theirs, so a deck of
+        artefacts drains as the race goes on. With fewer cards the deal leaves players
+        short or the race stalls at the round limit, measuring a different game, so it is
+        refused (the infinite deck never runs out). Above that, a draw from an empty pile
+        (every card in a hand or active) draws nothing.
+        """
+        if isinstance(self.players, bool) or not isinstance(self.players, int | np.integer):
+            raise TrackkitError(f"players is a whole number, not {self.players!r}")
+        if not 1 <= self.players <= MAX_PLAYERS:
+            raise TrackkitError(f"a race has 1 to {MAX_PLAYERS} players, not {self.players}")
+        if self.deck not in ("finite", "infinite"):
+            raise TrackkitError(f"the deck model is 'finite' or 'infinite', not {self.deck!r}")
+        for policy in (self.policy, *self.policies):
+            if policy not in POLICIES:
+                raise TrackkitError(
+                    f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}"
+                )
+        if self.policies and len(self.policies) != self.players:
+            raise TrackkitError(
+                f"{len(self.policies)} policies given for {self.players} players; give one each"
+            )
+        for kind, chosen, names in (
+            ("characters", self.characters, self.content.character_names),
+            ("advantages", self.advantages, self.content.advantage_names),
+        ):
+            indices = [_index(kind, item, names) for item in chosen]
+            if chosen and len(chosen) != self.players:
+                raise TrackkitError(
+                    f"{len(chosen)} {kind} given for {self.players} players; give one each "
+                    "or none to deal them at random"
+                )
+            if self.players > len(names):
+                raise TrackkitError(
+                    f"the content has {len(names)} {kind} for {self.players} players"
+                )
+            if len(set(indices)) != len(indices):
+                chosen_names = ", ".join(names[i] for i in indices)
+                raise TrackkitError(f"each player needs different {kind}; {chosen_names} repeats")
+        cards = int((self.content.cards[:, CARD_TYPE] != ARTEFACT).sum())
+        needed = self.players * 2 * HAND_SIZE
+        if self.deck == "finite" and cards < needed:
+            raise TrackkitError(
+                f"the deck in {self.content.folder} has {cards} cards that are not artefacts; "
+                f"a race of {self.players} players needs at least {needed} (a hand of "
+                f"{HAND_SIZE} each and as many again to draw from; an artefact can stay in "
+                "front of its holder all race). Add cards, race fewer players, or use the "
+                "infinite deck"
+            )
+
+    def policy_codes(self) -> np.ndarray:
+        chosen = self.policies or (self.policy,) * self.players
+        return np.array([POLICIES[p] for p in chosen], dtype=np.int64)
+
+    def character_indices(self) -> np.ndarray:
+        names = self.content.character_names
+        return _indices("characters", self.characters, names, self.players)
+
+    def advantage_indices(self) -> np.ndarray:
+        names = self.content.advantage_names
+        return _indices("advantages", self.advantages, names, self.players)
+
+
+def _index(kind: str, item: str | int, names: tuple[str, ...]) -> int:
+    """Which of ``names`` ``item`` picks: a name, an unambiguous prefix of one (any case),
+    or a 0-based index (an int, or ASCII digits: ``str.isdigit`` would take "²").
+
+    >>> _index("characters", "fu", ("Flamm", "Troll", "Fulmergh"))
+    2
+    """
+    singular = kind[:-1]
+    # names may hold commas ("Flamm, swamp dragon"): list them with semicolons
+    listing = "; ".join(f"{i} {name}" for i, name in enumerate(names))
+    if isinstance(item, int | np.integer) and not isinstance(item, bool):
+        if 0 <= item < len(names):
+            return int(item)
+        raise TrackkitError(
+            f"there is no {singular} number {shown(item, 40)}; they run 0 to {len(names) - 1}: "
+            f"{listing}"
+        )
+    if not isinstance(item, str):
+        raise TrackkitError(f"a {singular} is a name or a number, not {shown(repr(item))}")
+    text = item.strip()
+    if not text:
+        raise TrackkitError(
+            f"an empty {singular} name; write a name, the start of one or a number: {listing}"
+        )
+    wanted = text.casefold()
+    folded = [name.strip().casefold() for name in names]
+    if wanted in folded:
+        return folded.index(wanted)
+    if _INDEX.fullmatch(text):
+        # a number of thousands of digits is out of range without converting it
+        if len(text) < 10 and int(text) < len(names):
+            return int(text)
+        raise TrackkitError(
+            f"there is no {singular} number {shown(text, 40)}; they run 0 to {len(names) - 1}: "
+            f"{listing}"
+        )
+    matches = [i for i, name in enumerate(folded) if name.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise TrackkitError(
+            f"{shown(text)!r} could be any of "
+            + " or ".join(repr(names[i]) for i in matches)
+            + "; write more of the name"
+        )
+    raise TrackkitError(f"unknown {singular} {shown(text)!r}; the {kind} are: {listing}")
+
+
+def _indices(
+    kind: str, chosen: tuple[str | int, ...], names: tuple[str, ...], n: int
+) -> np.ndarray:
+    """One index per player (see :func:`_index`), or -1 each to deal at random."""
+    if not chosen:
+        return np.full(n, -1, dtype=np.int64)
+    return np.array([_index(kind, item, names) for item in chosen], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class RaceBoard:
+    """A valid track's square graph and the engine's :class:`Board` built from it."""
+
+    composed: TrackGraph
+    board: Board
+    nodes: tuple[str, ...]  # square id of each node index
+    routes: tuple[tuple[str, ...], ...]
+
+
+def race_board(track: Track) -> RaceBoard:
+    """The engine's view of ``track``; refuses a track that is not structurally valid."""
+    report = validate(track)
+    if not report.ok:
+        first = report.problems[0]
+        raise TrackkitError(
+            f"track {track.name!r} cannot be raced: {len(report.problems)} problem(s), "
+            f"first: {first}. Run `trackkit validate` for all of them."
+        )
+    composed = compose(track)
+    nodes = tuple(composed.graph.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    routes = [tuple(route) for route in composed.routes()]
+    longest = max(len(r) for r in routes)
+    route_nodes = np.full((len(routes), longest), -1, dtype=np.int64)
+    suffix = np.zeros((len(routes), longest + 1), dtype=np.int64)
+    cost = np.array([composed.graph.nodes[n]["cost"] for n in nodes], dtype=np.int64)
+    for r, route in enumerate(routes):
+        route_nodes[r, : len(route)] = [index[n] for n in route]
+        costs = cost[route_nodes[r, : len(route)]]
+        suffix[r, : len(route)] = np.cumsum(costs[::-1])[::-1]
+    board = Board(
+        route_nodes=route_nodes,
+        route_len=np.array([len(r) for r in routes], dtype=np.int64),
+        route_cost=suffix[:, 0].copy(),
+        route_suffix=suffix,
+        node_terrain=np.array(
+            [TERRAINS.index(composed.graph.nodes[n]["terrain"]) for n in nodes], dtype=np.int64
+        ),
+        node_base=cost,
+        finish=index[composed.finish],
+    )
+    return RaceBoard(composed, board, nodes, tuple(routes))
+
+
+def new_state(
+    board: Board, options: RaceOptions, *, log_rows: int = 0
+) -> tuple[Players, Deck, Tally]:
+    """Fresh arrays for ``options.players`` characters (dealt by the engine's ``deal``)."""
+    n, cards = options.players, options.content.cards.shape[0]
+    nodes = board.node_terrain.shape[0]
+
+    def ints(*shape: int) -> np.ndarray:
+        return np.zeros(shape, dtype=np.int64)
+
+    players = Players(
+        character=ints(n),
+        advantage=ints(n),
+        policy=options.policy_codes(),
+        route=ints(n),
+        pos=ints(n),
+        arrival=ints(n),
+        hand=ints(n, MAX_HAND),
+        hand_n=ints(n),
+        active=ints(n, MAX_ARTEFACTS),
+        active_n=ints(n),
+        pending=ints(n, MAX_ARTEFACTS),
+        pending_n=ints(n),
+        curse=ints(n, 4),
+        toll=ints(n),
+        order_pos=ints(n),
+        reached=ints(n),
+    )
+    deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
+    deck.counts[2] = 1 if options.deck == "infinite" else 0
+    dice = ints(RANDOM_BUFFER + 1)
+    dice[RANDOM_BUFFER] = RANDOM_BUFFER  # empty: the first draw fills the buffer
+    tally = Tally(
+        occupancy=ints(nodes),
+        tolls=ints(nodes),
+        node_time=ints(nodes),
+        node_bounce=ints(nodes),
+        log=ints(log_rows, LOG_FIELDS),
+        log_n=ints(1),
+        dice=dice,
+        clock=ints(1),
+    )
+    return players, deck, tally

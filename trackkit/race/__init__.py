@@ -1,1 +1,0 @@
-"""Races: game content, the rules, the race engine, Monte Carlo analysis and the exact solver."""

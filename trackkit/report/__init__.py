@@ -1,0 +1,1 @@
+"""Reports: tracks compared, races as files, replays in words."""

@@ -1,0 +1,91 @@
+"""Tracks side by side: exact solo length, simulated length, MP per square, terrain mix."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from trackkit.board.track import Track
+from trackkit.games.yummell.exact import exact_solo
+from trackkit.games.yummell.policies import greedy_route
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.setup import RaceOptions, race_board
+from trackkit.games.yummell.terrain import Terrain
+from trackkit.sim.montecarlo import simulate
+
+
+@dataclass(frozen=True)
+class TrackFigures:
+    """One track's row of the comparison."""
+
+    key: str
+    name: str
+    squares: int  # along the greedy start path
+    mp: int
+    mp_per_square: float
+    terrain_mix: dict[str, float]  # share of squares per terrain along that path
+    exact_solo_rounds: float
+    mean_rounds: float
+    ci95: tuple[float, float]
+    rank: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["ci95"] = list(self.ci95)
+        return data
+
+
+def track_figures(
+    key: str, track: Track, options: RaceOptions, races: int, seed: int
+) -> TrackFigures:
+    board = race_board(track)
+    route = board.routes[greedy_route(board.board)]
+    graph = board.composed.graph
+    mp = board.composed.route_cost(list(route))
+    terrains = [graph.nodes[s]["terrain"] for s in route]
+    mix = {t.value: terrains.count(t.value) / len(route) for t in Terrain}
+    result = simulate(track, options, races=races, seed=seed)
+    exact = exact_solo(track, encounters=options.encounters, content=options.content)
+    return TrackFigures(
+        key=key,
+        name=track.name,
+        squares=len(route),
+        mp=mp,
+        mp_per_square=mp / len(route),
+        terrain_mix=mix,
+        exact_solo_rounds=exact.expected_rounds,
+        mean_rounds=result.mean_rounds,
+        ci95=result.ci95,
+    )
+
+
+def compare_tracks(
+    tracks: dict[str, Track],
+    options: RaceOptions | None = None,
+    *,
+    races: int = 10_000,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[TrackFigures]:
+    """Figures for every track, ranked from the longest simulated race to the shortest."""
+    options = options or RaceOptions()
+    rows = []
+    for done, (key, track) in enumerate(tracks.items(), 1):
+        rows.append(track_figures(key, track, options, races, seed))
+        if progress:
+            progress(done, len(tracks))
+    ranked = sorted(rows, key=lambda row: -row.mean_rounds)
+    return [
+        TrackFigures(**{**asdict(row), "ci95": row.ci95, "rank": rank})
+        for rank, row in enumerate(ranked, 1)
+    ]
+
+
+def compare_presets(
+    options: RaceOptions | None = None, *, races: int = 10_000, seed: int = 0
+) -> list[TrackFigures]:
+    """The six presets side by side."""
+    return compare_tracks(
+        {slug: load_preset(slug) for slug in PRESET_SLUGS}, options, races=races, seed=seed
+    )

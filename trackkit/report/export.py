@@ -1,0 +1,61 @@
+"""Races as files a user keeps: one CSV row per race, and names that say what a file holds.
+
+>>> from trackkit.games.yummell.presets import load_preset
+>>> download_name(load_preset("king-of-toads"), 0, "races", "csv")
+'king-of-toads-seed-0-races.csv'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from trackkit.board.track import Track
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.sim.montecarlo import SimulationResult
+
+
+def track_slug(track: Track) -> str:
+    """A file-name word for ``track``: its preset's slug, else its name in lower case with
+    dashes (``"track"`` when nothing of the name is left)."""
+    for slug in PRESET_SLUGS:
+        if load_preset(slug) == track:
+            return slug
+    words = re.findall(r"[a-z0-9]+", track.name.lower())
+    return "-".join(words)[:60].strip("-") or "track"
+
+
+def download_name(track: Track, seed: int, what: str, suffix: str) -> str:
+    """``<track>-seed-<seed>-<what>.<suffix>``: the track and the seed that reproduce it."""
+    return f"{track_slug(track)}-seed-{seed}-{what}.{suffix}"
+
+
+def races_csv(result: SimulationResult) -> str:
+    """One row per race: its length, then for each seat (the order players were listed in)
+    the character sitting there, its advantage, start path and placing. Rows cover the races
+    whose rows the result keeps (the first :data:`~trackkit.sim.montecarlo.KEEP_RACES`)."""
+    content = result.options.content
+    seats = result.placing.shape[1]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["race", "rounds"]
+    for seat in range(1, seats + 1):
+        header += [f"seat {seat} {column}" for column in ("character", "advantage", "start path")]
+        header.append(f"seat {seat} placing")
+    writer.writerow(header)
+    for race in range(result.rounds.shape[0]):  # the races whose rows the result kept
+        row: list[object] = [race, int(result.rounds[race])]
+        for seat in range(seats):
+            row += [
+                content.character_names[result.character[race, seat]],
+                content.advantage_names[result.advantage[race, seat]],
+                _path_label(int(result.route[race, seat])),
+                int(result.placing[race, seat]),
+            ]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def _path_label(route: int) -> str:
+    return chr(ord("A") + route) if route >= 0 else ""  # never left the start

@@ -1,0 +1,1 @@
+"""Simulation shared by every game: seeded batches, workers and Monte Carlo figures."""
