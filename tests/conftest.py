@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from trackkit.board.tiles import TileSet, bundled_tiles_folder, load_tileset
+from trackkit.board.tiles import TileSet, bundled_tiles_folder
+from trackkit.games import load_tileset
 
 
 @pytest.fixture(scope="session")

@@ -168,7 +168,7 @@ def test_next_tiles_lists_the_tiles_left_with_where_they_fit(tileset) -> None:  
     assert sorted(entries) == list(range(2, 11))
     seven = entries[7]
     assert seven.fits and all(p.tile == 7 for p in seven.fits)
-    assert seven.mp == sum(s.cost for s in tileset[7].squares)
+    assert seven.mp == sum(s["cost"] for s in tileset[7].squares)
     assert sum(seven.terrain_mix.values()) == len(tileset[7].squares)
     assert seven.summary().startswith(f"{len(tileset[7].squares)} squares, {seven.mp} MP: ")
     # under the rule for 3 players the finish cannot come straight after the start

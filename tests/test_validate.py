@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit.board.tiles import TileSet, load_tileset
+from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
+from trackkit.games import load_tileset
 from trackkit.games.yummell.building import next_placements
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.validate import validate

@@ -5,9 +5,10 @@ Data flows one way: tile files → tracks → the square graph → validation (�
 
 from trackkit.board.graph import TrackGraph, compose
 from trackkit.board.problems import Problem
-from trackkit.board.tiles import Tile, TileSet, load_tileset
+from trackkit.board.tiles import Tile, TileSet
 from trackkit.board.track import Placement, Track, load_track, parse_track_toml, save_track
 from trackkit.errors import TileFileError, TrackFileError, TrackkitError
+from trackkit.games import load_tileset
 from trackkit.games.yummell.building import can_complete, next_placements, path_tiles_for_players
 from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
 from trackkit.validate import Report, validate

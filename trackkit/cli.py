@@ -19,11 +19,12 @@ from typing import Any, NoReturn
 
 from trackkit.board.datafile import output_path
 from trackkit.board.graph import TrackGraph, compose
-from trackkit.board.tiles import load_tileset
 from trackkit.board.track import Track, load_track, save_track
 from trackkit.errors import TrackkitError, shown
+from trackkit.games import load_tileset, tileset_of
 from trackkit.games.yummell.building import explore_design_space, next_placements
 from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
+from trackkit.games.yummell.terrain import route_cost, terrain_totals
 from trackkit.validate import validate
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
@@ -74,7 +75,7 @@ def _start_labels(composed: TrackGraph) -> dict[str, str]:
 def cmd_presets(args: argparse.Namespace) -> int:
     rows = []
     for preset in list_presets():
-        composed = compose(preset.track)
+        composed = compose(preset.track, tileset_of(preset.track))
         rows.append(
             {
                 "slug": preset.slug,
@@ -99,8 +100,8 @@ def cmd_tiles(args: argparse.Namespace) -> int:
             "role": t.role.value,
             "shape": t.shape,
             "squares": len(t.squares),
-            "mp": sum(s.cost for s in t.squares),
-            "terrain": "".join(TERRAIN_LETTER[s.terrain.value] for s in t.squares),
+            "mp": sum(s["cost"] for s in t.squares),
+            "terrain": "".join(TERRAIN_LETTER[s["terrain"]] for s in t.squares),
             "reconstructed": t.reconstructed,
             "file": t.source,
         }
@@ -119,7 +120,7 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     track = resolve_track(args.track, args.tileset)
-    tileset = track.load_tiles()
+    tileset = tileset_of(track)
     composed = compose(track, tileset)
     graph = composed.graph
     labels = _start_labels(composed)
@@ -129,7 +130,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             {
                 "start_path": labels[route[0]],
                 "squares": len(route),
-                "mp": composed.route_cost(route),
+                "mp": route_cost(composed, route),
                 "route": route,
             }
         )
@@ -145,7 +146,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         for p in track.placements
     ]
     data["routes"] = routes
-    data["terrain"] = composed.terrain_totals()
+    data["terrain"] = terrain_totals(composed)
 
     lines = [f"{track.name}: {len(track.placements)} tiles, {graph.number_of_nodes()} squares"]
     lines.append(f"Tile set: {tileset.name}")
@@ -331,12 +332,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     lines.append("Rounds  races")
     for rounds, count in hist.items():
         lines.append(f"  {rounds:>4}  {count:>6}  {'#' * max(1, round(40 * count / peak))}")
-    for title, rows in (
-        ("Character", result.by_character()),
-        ("Advantage", result.by_advantage()),
-        ("Start path", result.by_start_path()),
-        ("Turn order (last round)", result.by_turn_order()),
-    ):
+    for title, rows in ((group.title, result.by_group(group.key)) for group in result.groups):
         lines.append(f"{title:<28} {'races':>7} {'wins':>7} {'mean place':>10}")
         for row in rows:
             mean = "-" if row["mean_placing"] is None else f"{row['mean_placing']:.2f}"

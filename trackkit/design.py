@@ -146,12 +146,12 @@ class NextTile:
 
     @property
     def mp(self) -> int:
-        return sum(square.cost for square in self.tile.squares)
+        return sum(square["cost"] for square in self.tile.squares)
 
     @property
     def terrain_mix(self) -> dict[str, int]:
         """Squares per terrain, most first."""
-        counts = Counter(str(square.terrain) for square in self.tile.squares)
+        counts = Counter(str(square["terrain"]) for square in self.tile.squares)
         return dict(counts.most_common())
 
     def summary(self) -> str:

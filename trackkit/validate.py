@@ -1,12 +1,12 @@
-"""Validating a track: its structure always, the track-building rule when a player count is given.
+"""Validating a track: the structure every game shares, then the rules of the track's game.
 
 Every problem found is reported, not just the first, each with a stable code:
 
-structure
+structure (:mod:`trackkit.board.structure`)
     ``empty``, ``unknown-tile``, ``bad-rotation``, ``duplicate-tile``, ``overlap``,
     ``missing-start``, ``start-not-first``, ``missing-finish``, ``finish-not-last``,
     ``not-adjacent``, ``junction-mismatch``, ``disconnected``, ``unreachable``
-building rule (see :mod:`trackkit.games.yummell.building`)
+the game's rules (Yummell: :mod:`trackkit.games.yummell.building`)
     ``tile-count``, ``no-space-for-next``, ``dead-end``
 
 >>> from trackkit.games.yummell.presets import load_preset
@@ -18,17 +18,15 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
-from trackkit.board.geometry import ROTATIONS, neighbour, side_towards
 from trackkit.board.graph import TrackGraph, compose
 from trackkit.board.problems import Problem
-from trackkit.board.tiles import Tile, TileRole, TileSet
+from trackkit.board.structure import check_structure
+from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
-from trackkit.games.yummell.building import can_complete, check_building_rule
+from trackkit.games import get_ruleset, tileset_of
 
 
 @dataclass(frozen=True)
@@ -41,6 +39,8 @@ class Report:
     players: int | None = None
     partial: bool = False
     completable: bool | None = None
+    # the track as composed for the checks, for a caller that goes on to race it
+    composed: TrackGraph | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -72,243 +72,12 @@ def validate(
     ``partial`` validates a track still being built: a missing finish and too few path
     tiles are not problems, and the report says whether it can still be completed.
     """
-    tileset = tileset if tileset is not None else track.load_tiles()
+    ruleset = get_ruleset(track.game)
+    tileset = tileset if tileset is not None else tileset_of(track)
     composed = compose(track, tileset)
     problems = check_structure(track, tileset, composed, partial=partial)
-    broken = bool(problems)
-    if players is not None:
-        building = check_building_rule(track, tileset, players, partial=partial)
-        # a dead end means "well built, but no way on": not said of a track already broken
-        problems += [p for p in building if not (broken and p.code == "dead-end")]
-    completable = can_complete(track, tileset, players) if partial else None
-    if partial and players is None and completable is False and track.placements and not broken:
-        problems.append(
-            Problem(
-                "dead-end",
-                "the path of the last tile runs into the track, so not even the finish fits "
-                "after it. Undo it or turn it another way.",
-                placement=len(track.placements) - 1,
-                tile=track.placements[-1].tile,
-            )
-        )
-    return Report(track.name, tuple(problems), players, partial, completable)
-
-
-def check_structure(
-    track: Track, tileset: TileSet, composed: TrackGraph | None = None, *, partial: bool = False
-) -> list[Problem]:
-    """Structural problems: tiles, cells and rotations, start and finish, joints, connectivity."""
-    composed = composed if composed is not None else compose(track, tileset)
-    if not track.placements:
-        if partial:
-            return []
-        return [
-            Problem(
-                "empty",
-                f"the track has no tiles; place the start tile ({tileset.start.number}) first",
-            )
-        ]
-    problems = _placement_problems(track, tileset)
-    problems += _start_and_finish_problems(track, tileset, partial=partial)
-    problems += _joint_problems(track, tileset, composed)
-    problems += _connectivity_problems(track, composed, partial=partial)
-    return problems
-
-
-def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
-    problems = []
-    first_use: dict[int, int] = {}
-    first_cell: dict[tuple[int, int], int] = {}
-    for index, p in enumerate(track.placements):
-        if p.tile not in tileset:
-            known = ", ".join(str(n) for n in tileset)
-            problems.append(
-                Problem(
-                    "unknown-tile",
-                    f"there is no tile {p.tile} in the tile set '{tileset.name}'; "
-                    f"its tiles are {known}",
-                    placement=index,
-                    tile=p.tile,
-                )
-            )
-        if p.rotation not in ROTATIONS:
-            problems.append(
-                Problem(
-                    "bad-rotation",
-                    f"tile {p.tile} is rotated {p.rotation}°; tiles turn by quarter turns: "
-                    f"use 0, 90, 180 or 270 (perhaps {p.rotation % 360 // 90 * 90})",
-                    placement=index,
-                    tile=p.tile,
-                )
-            )
-        if p.tile in first_use:
-            other = track.placements[first_use[p.tile]]
-            problems.append(
-                Problem(
-                    "duplicate-tile",
-                    f"tile {p.tile} is already placed at ({other.x}, {other.y}) (placement "
-                    f"{first_use[p.tile] + 1}); the box has one of each tile",
-                    placement=index,
-                    tile=p.tile,
-                )
-            )
-        else:
-            first_use[p.tile] = index
-        if p.cell in first_cell:
-            other = track.placements[first_cell[p.cell]]
-            problems.append(
-                Problem(
-                    "overlap",
-                    f"cell ({p.x}, {p.y}) already holds tile {other.tile} (placement "
-                    f"{first_cell[p.cell] + 1}); move tile {p.tile} to a free cell",
-                    placement=index,
-                    tile=p.tile,
-                )
-            )
-        else:
-            first_cell[p.cell] = index
-    return problems
-
-
-def _role_indices(track: Track, tileset: TileSet, role: TileRole) -> list[int]:
-    return [
-        i
-        for i, p in enumerate(track.placements)
-        if p.tile in tileset and tileset[p.tile].role is role
-    ]
-
-
-def _start_and_finish_problems(track: Track, tileset: TileSet, *, partial: bool) -> list[Problem]:
-    problems = []
-    last = len(track.placements) - 1
-    starts = _role_indices(track, tileset, TileRole.START)
-    finishes = _role_indices(track, tileset, TileRole.FINISH)
-    start, finish = tileset.start.number, tileset.finish.number
-    if not starts:
-        problems.append(
-            Problem("missing-start", f"the start tile ({start}) is not placed; it goes first")
-        )
-    for index in starts:
-        if index != 0:
-            problems.append(
-                Problem(
-                    "start-not-first",
-                    f"the start tile is placement {index + 1}; it must be placed first",
-                    placement=index,
-                    tile=start,
-                )
-            )
-    if not finishes and not partial:
-        problems.append(
-            Problem("missing-finish", f"the finish tile ({finish}) is not placed; it goes last")
-        )
-    for index in finishes:
-        if index != last:
-            problems.append(
-                Problem(
-                    "finish-not-last",
-                    f"the finish tile is placement {index + 1} of {last + 1}; it must be "
-                    "placed last",
-                    placement=index,
-                    tile=finish,
-                )
-            )
-    return problems
-
-
-def _rotations_facing(tile: Tile, side_needed: Any) -> list[int]:
-    return [r for r in ROTATIONS if side_needed in tile.junction_sides(r)]
-
-
-def _joint_problems(track: Track, tileset: TileSet, composed: TrackGraph) -> list[Problem]:
-    problems = []
-    by_index = {item.index: item for item in composed.placed}
-    for joint in composed.joints:
-        if joint.connected:
-            continue
-        before, after = by_index[joint.index - 1], by_index[joint.index]
-        b, a = before.placement, after.placement
-        exit_side = before.exit_side()
-        target = neighbour(b.cell, exit_side) if exit_side else None
-        if not joint.adjacent:
-            where = f"; its path leaves towards ({target[0]}, {target[1]})" if target else ""
-            problems.append(
-                Problem(
-                    "not-adjacent",
-                    f"{a.describe()} does not touch the tile placed before it, "
-                    f"{b.describe()}{where}. Place tile {a.tile} there.",
-                    placement=joint.index,
-                    tile=a.tile,
-                )
-            )
-            continue
-        shared = side_towards(a.cell, b.cell)
-        assert shared is not None
-        reasons = []
-        if not joint.previous_exit_faces:
-            reasons.append(
-                f"the path of tile {b.tile} leaves by its "
-                f"{exit_side.value if exit_side else '(no)'} edge, not towards tile {a.tile}"
-                + (f" (move tile {a.tile} to ({target[0]}, {target[1]}))" if target else "")
-            )
-        if not joint.entry_faces:
-            turns = _rotations_facing(after.tile, shared)
-            sides = "/".join(s.value for s in after.tile.junction_sides(a.rotation)) or "none"
-            fix = (
-                f"rotate it to {' or '.join(f'{r}°' for r in turns)}"
-                if turns
-                else "this tile cannot be entered"
-            )
-            reasons.append(
-                f"tile {a.tile} has no junction on its {shared.value} edge facing tile {b.tile} "
-                f"(at {a.rotation}° its junctions are on {sides}); {fix}"
-            )
-        problems.append(
-            Problem(
-                "junction-mismatch",
-                f"{a.describe()} does not connect to {b.describe()}: " + "; ".join(reasons),
-                placement=joint.index,
-                tile=a.tile,
-            )
-        )
-    return problems
-
-
-def _connectivity_problems(track: Track, composed: TrackGraph, *, partial: bool) -> list[Problem]:
-    graph = composed.graph
-    starts = [s for s in composed.start_squares if s in graph]
-    if not starts:
-        return []
-    problems = []
-    if composed.finish is not None and not partial:
-        cut_off = [s for s in starts if not nx.has_path(graph, s, composed.finish)]
-        if cut_off:
-            reach = set().union(*(nx.descendants(graph, s) | {s} for s in cut_off))
-            furthest = max(graph.nodes[n]["placement"] for n in reach)
-            problems.append(
-                Problem(
-                    "disconnected",
-                    f"the finish cannot be reached from start path(s) "
-                    f"{', '.join(cut_off)}: the path breaks after placement {furthest + 1} "
-                    f"(tile {track.placements[furthest].tile}); fix the joint there",
-                    placement=furthest,
-                    tile=track.placements[furthest].tile,
-                )
-            )
-    reached = set(starts).union(*(nx.descendants(graph, s) for s in starts))
-    stranded: dict[int, int] = {}
-    for node, data in graph.nodes(data=True):
-        if node not in reached:
-            stranded[data["placement"]] = stranded.get(data["placement"], 0) + 1
-    for index, count in sorted(stranded.items()):
-        p = track.placements[index]
-        problems.append(
-            Problem(
-                "unreachable",
-                f"{count} square(s) of {p.describe()} cannot be reached from the start: "
-                "it is not on the path from the start tile",
-                placement=index,
-                tile=p.tile,
-            )
-        )
-    return problems
+    problems += ruleset.track_problems(
+        track, tileset, composed, players=players, partial=partial, broken=bool(problems)
+    )
+    completable = ruleset.completable(track, tileset, players) if partial else None
+    return Report(track.name, tuple(problems), players, partial, completable, composed)

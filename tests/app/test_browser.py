@@ -14,9 +14,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from trackkit.board.tiles import load_tileset
 from trackkit.board.track import Placement, Track
 from trackkit.design import decode_track, encode_track, next_tiles
+from trackkit.games import load_tileset
 from trackkit.games.yummell.presets import load_preset
 
 ROOT = Path(__file__).resolve().parents[2]

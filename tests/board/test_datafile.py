@@ -25,7 +25,7 @@ from trackkit.board.datafile import (
     validated,
     write_text,
 )
-from trackkit.board.tiles import TileSet, bundled_tiles_folder, load_tileset
+from trackkit.board.tiles import TileSet, bundled_tiles_folder
 from trackkit.board.track import Track, load_track, parse_track_toml
 from trackkit.errors import (
     ContentFileError,
@@ -35,6 +35,7 @@ from trackkit.errors import (
     TrackFileError,
     shown,
 )
+from trackkit.games import load_tileset
 from trackkit.games.yummell.content import Content, load_content
 
 CONTENT = Path(__file__).resolve().parents[2] / "trackkit" / "games" / "yummell" / "data"

@@ -8,6 +8,7 @@ from trackkit.board.graph import compose
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.terrain import route_cost
 
 
 def test_every_square_of_every_tile_is_a_node(tileset: TileSet) -> None:
@@ -71,7 +72,7 @@ def test_routes_follow_each_start_path(tileset: TileSet) -> None:
     assert [r[0] for r in routes] == list(composed.start_squares)
     assert all(r[-1] == composed.finish for r in routes)
     assert all(
-        composed.route_cost(r) == sum(composed.graph.nodes[s]["cost"] for s in r) for r in routes
+        route_cost(composed, r) == sum(composed.graph.nodes[s]["cost"] for s in r) for r in routes
     )
 
 

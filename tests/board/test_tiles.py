@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trackkit.board.geometry import Side
-from trackkit.board.tiles import TileRole, TileSet, load_tileset, parse_tile
+from trackkit.board.tiles import TileRole, TileSet, parse_tile
 from trackkit.errors import TileFileError
+from trackkit.games import load_tileset
+from trackkit.games.yummell.ruleset import YummellSquare
 from trackkit.games.yummell.terrain import Terrain
 
 STRAIGHTS = {3, 4, 5, 7, 8}
@@ -174,7 +176,7 @@ def test_a_custom_tile_with_a_branch_loads(tileset: TileSet) -> None:
         "paths": [["a", "b", "c", "d", "e"], ["b", "u", "v", "c"]],
         "junctions": [{"edge": "W", "square": "a"}, {"edge": "E", "square": "e"}],
     }
-    tile = parse_tile(data, grid=5, source="custom.toml")
+    tile = parse_tile(data, grid=5, source="custom.toml", square_schema=YummellSquare)
     assert tile.role is TileRole.PATH and tile.shape == "straight"
     assert ("b", "u") in tile.links and ("b", "c") in tile.links
 
@@ -233,7 +235,7 @@ def _corrupted_tiles(draw: st.DrawFn) -> dict[str, Any]:
 @given(_corrupted_tiles())
 def test_a_corrupted_tile_loads_or_fails_with_a_located_error(data: dict[str, Any]) -> None:
     try:
-        tile = parse_tile(data, grid=5, source="tile-09.toml")
+        tile = parse_tile(data, grid=5, source="tile-09.toml", square_schema=YummellSquare)
     except TileFileError as error:
         assert str(error).startswith("tile-09.toml")
         assert error.problem

@@ -5,6 +5,7 @@ from __future__ import annotations
 from trackkit.board.geometry import Side
 from trackkit.board.graph import compose
 from trackkit.board.track import Placement, Track
+from trackkit.games import load_tileset
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.render.layout import TERRAIN_COLOURS, build_scene, square_name
 
@@ -12,7 +13,7 @@ from trackkit.render.layout import TERRAIN_COLOURS, build_scene, square_name
 def test_one_box_per_square_coloured_by_terrain() -> None:
     track = load_preset("king-of-toads")
     scene = build_scene(track)
-    graph = compose(track).graph
+    graph = compose(track, load_tileset()).graph
     assert len(scene.squares) == graph.number_of_nodes()
     for square in scene.squares:
         assert square.colour == TERRAIN_COLOURS[square.terrain]

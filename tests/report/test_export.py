@@ -43,8 +43,8 @@ def test_dealt_characters_and_advantages_are_named_as_dealt() -> None:
     names = result.options.content.character_names
     advantages = result.options.content.advantage_names
     for i, row in enumerate(rows):
-        assert row["seat 2 character"] == names[result.character[i, 1]]
-        assert row["seat 1 advantage"] == advantages[result.advantage[i, 0]]
+        assert row["seat 2 character"] == names[result.column("character")[i, 1]]
+        assert row["seat 1 advantage"] == advantages[result.column("advantage")[i, 0]]
 
 
 def test_a_long_run_writes_the_rows_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:

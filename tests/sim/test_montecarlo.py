@@ -32,26 +32,29 @@ def test_histogram_counts_every_race(result) -> None:  # type: ignore[no-untyped
 
 def test_each_race_has_exactly_one_winner(result) -> None:  # type: ignore[no-untyped-def]
     assert ((result.placing == 1).sum(axis=1) == 1).all()
-    wins = sum(row["win_rate"] * row["entries"] for row in result.by_character() if row["entries"])
+    wins = sum(
+        row["win_rate"] * row["entries"] for row in result.by_group("character") if row["entries"]
+    )
     assert wins == pytest.approx(result.races)
 
 
 def test_dealt_characters_are_all_different_in_a_race(result) -> None:  # type: ignore[no-untyped-def]
-    for row in result.character[:200]:
+    for row in result.column("character")[:200]:
         assert len(set(row)) == len(row)
-    assert {row["entries"] > 0 for row in result.by_advantage()} == {True}
+    assert {row["entries"] > 0 for row in result.by_group("advantage")} == {True}
 
 
 def test_chosen_characters_and_advantages_are_used() -> None:
     options = RaceOptions(players=2, characters=("Flamm", "The Troll"), advantages=(1, 0))
     result = simulate(load_preset("first-run"), options, races=300, seed=1)
-    assert (result.character == [0, 1]).all() and (result.advantage == [1, 0]).all()
+    assert (result.column("character") == [0, 1]).all()
+    assert (result.column("advantage") == [1, 0]).all()
 
 
 def test_turn_order_and_start_path_tables(result) -> None:  # type: ignore[no-untyped-def]
-    order = result.by_turn_order()
+    order = result.by_group("order_pos")
     assert [row["entries"] for row in order] == [3000] * 4
-    paths = result.by_start_path()
+    paths = result.by_group("route")
     assert sum(row["share"] for row in paths) == pytest.approx(1.0)
 
 
@@ -146,5 +149,5 @@ def test_figures_cover_every_race_while_rows_are_kept_for_the_first_only(
     # the figures are those of the races' rows
     assert whole.mean_rounds == pytest.approx(whole.rounds.mean())
     assert whole.std_error == pytest.approx(whole.rounds.std(ddof=1) / np.sqrt(2000))
-    wins = [(whole.placing[whole.character == c] == 1).mean() for c in range(8)]
-    assert [row["win_rate"] for row in whole.by_character()] == pytest.approx(wins)
+    wins = [(whole.placing[whole.column("character") == c] == 1).mean() for c in range(8)]
+    assert [row["win_rate"] for row in whole.by_group("character")] == pytest.approx(wins)

@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from trackkit.board.tiles import TileSet, load_tileset
+from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
 from trackkit.design import (
     MAX_UPLOAD_BYTES,
@@ -26,6 +26,7 @@ from trackkit.design import (
     read_uploaded_track,
 )
 from trackkit.errors import TrackkitError
+from trackkit.games import load_tileset
 
 MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)

@@ -205,8 +205,10 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         ),
         width="stretch",
     )
-    characters = [r for r in result.by_character() if r["entries"]]
-    order = [{**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_turn_order()]
+    characters = [r for r in result.by_group("character") if r["entries"]]
+    order = [
+        {**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_group("order_pos")
+    ]
     left, right = st.columns(2)
     left.plotly_chart(_win_rates(characters, "Win rate by character", players), width="stretch")
     right.plotly_chart(
@@ -220,9 +222,10 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
     by_character, by_advantage, by_path = st.tabs(["Characters", "Advantages", "Start paths"])
     by_character.dataframe(_table(characters, "Character"), hide_index=True)
     by_advantage.dataframe(
-        _table([r for r in result.by_advantage() if r["entries"]], "Advantage"), hide_index=True
+        _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage"),
+        hide_index=True,
     )
-    by_path.dataframe(_table(result.by_start_path(), "Start path", share=True), hide_index=True)
+    by_path.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
     st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")

@@ -20,7 +20,7 @@ def page() -> None:
             figure = track_figure(Track(tile.name, (Placement(tile.number, 0, 0, 0),)), tileset)
             figure.update_layout(height=320, title=None, showlegend=False)
             st.plotly_chart(figure, width="stretch", key=f"tile-{tile.number}")
-            mp = sum(s.cost for s in tile.squares)
+            mp = sum(s["cost"] for s in tile.squares)
             sides = ", ".join(f"{j.side.value} (square {j.square})" for j in tile.junctions)
             st.write(f"{len(tile.squares)} squares, {mp} MP in all; junctions: {sides}.")
             if tile.reconstructed and not tile.provenance.lower().startswith("reconstruct"):

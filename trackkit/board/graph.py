@@ -1,11 +1,13 @@
 """Composing a track into one directed graph of squares.
 
 Nodes are squares, named ``"<tile>:<square>"`` (``"7:3"`` is square 3 of tile 7), with
-attributes ``tile``, ``square``, ``terrain``, ``cost``, ``cell`` (the square's cell on the
+attributes ``tile``, ``square``, the square's game attributes (Yummell: ``terrain``,
+``cost``), ``cell`` (the square's cell on the
 table, in square units: tile column × grid + column inside the tile) and ``placement``
 (the index of its tile in placing order). Edges follow the path: inside a tile along its
 links, walked from the side the tile is entered by, and across tiles from the exit junction
-of each tile to the entry junction of the next.
+of each tile to the entry junction of the next. Every edge has a ``kind``: ``ahead`` along
+the path (a game with lane changes adds its own kinds).
 
 Characters start off the board; their first move enters one of ``start_squares`` (the
 first square of each start path, in the start tile's order) and the race ends on
@@ -26,7 +28,8 @@ import networkx as nx
 from trackkit.board.geometry import ROTATIONS, Side, side_towards
 from trackkit.board.tiles import Tile, TileRole, TileSet, Traversal
 from trackkit.board.track import Placement, Track
-from trackkit.games.yummell.terrain import Terrain
+
+AHEAD = "ahead"  # the kind of an edge along the path
 
 
 def square_id(tile: int, square: str) -> str:
@@ -116,26 +119,15 @@ class TrackGraph:
             routes.extend(sorted(islice(paths, limit)))
         return routes
 
-    def route_cost(self, route: list[str]) -> int:
-        return sum(self.graph.nodes[s]["cost"] for s in route)
-
-    def terrain_totals(self) -> dict[str, dict[str, int]]:
-        """Squares and MP per terrain over the whole track."""
-        totals = {t.value: {"squares": 0, "mp": 0} for t in Terrain}
-        for _, data in self.graph.nodes(data=True):
-            totals[data["terrain"]]["squares"] += 1
-            totals[data["terrain"]]["mp"] += data["cost"]
-        return totals
-
     def to_json(self) -> dict[str, Any]:
-        """The graph for other programs: squares with their successors, start and finish."""
+        """The graph for other programs: squares with their game attributes and successors,
+        start and finish."""
         squares = [
             {
                 "id": node,
                 "tile": data["tile"],
                 "square": data["square"],
-                "terrain": data["terrain"],
-                "cost": data["cost"],
+                **data["attributes"],
                 "cell": list(data["cell"]),
                 "next": sorted(self.graph.successors(node)),
             }
@@ -149,9 +141,9 @@ class TrackGraph:
         }
 
 
-def compose(track: Track, tileset: TileSet | None = None) -> TrackGraph:
-    """Compose ``track`` into a :class:`TrackGraph` (see the module docstring)."""
-    tileset = tileset if tileset is not None else track.load_tiles()
+def compose(track: Track, tileset: TileSet) -> TrackGraph:
+    """Compose ``track`` from the tiles of ``tileset`` into a :class:`TrackGraph` (see the
+    module docstring)."""
     placed = place_tiles(track, tileset)
     graph = nx.DiGraph(name=track.name)
     start_squares: tuple[str, ...] = ()
@@ -165,13 +157,17 @@ def compose(track: Track, tileset: TileSet | None = None) -> TrackGraph:
                 square_id(tile.number, square.id),
                 tile=tile.number,
                 square=square.id,
-                terrain=square.terrain.value,
-                cost=square.cost,
+                **square.attributes,
+                attributes=dict(square.attributes),
                 cell=(placement.x * tileset.grid + column, placement.y * tileset.grid + row),
                 placement=item.index,
             )
         graph.add_edges_from(
-            (square_id(tile.number, a), square_id(tile.number, b)) for a, b in item.traversal.links
+            (
+                (square_id(tile.number, a), square_id(tile.number, b))
+                for a, b in item.traversal.links
+            ),
+            kind=AHEAD,
         )
         if tile.role is TileRole.START and not start_squares:
             start_squares = tuple(square_id(tile.number, s) for s in tile.sources)
@@ -187,6 +183,7 @@ def compose(track: Track, tileset: TileSet | None = None) -> TrackGraph:
             graph.add_edge(
                 square_id(before.tile.number, before.traversal.exit.square),
                 square_id(after.tile.number, after.traversal.entry.square),
+                kind=AHEAD,
             )
     return TrackGraph(track.name, graph, start_squares, finish, tuple(joints), tuple(placed))
 

@@ -4,6 +4,11 @@ A tile is stored once, in one canonical orientation, in a TOML file of a tile se
 ``tiles/README.md``). Code rotates it by quarter turns and decides which way its path is
 walked from the side it is entered by.
 
+A square's own fields besides ``id`` and ``at`` (Yummell: ``terrain``) belong to the game:
+the tile set names its game (``game = "yummell"``; none named means Yummell), and the
+game's square schema checks them when the set is read (:func:`read_tileset`).
+
+>>> from trackkit.games import load_tileset
 >>> tileset = load_tileset()
 >>> tileset[7].role, len(tileset[7].squares)
 (<TileRole.PATH: 'path'>, 7)
@@ -11,21 +16,21 @@ walked from the side it is entered by.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from trackkit.board.datafile import check_folder, files_in, read_toml, validated
+from trackkit.board.datafile import check_folder, files_in, first_problem, read_toml, validated
 from trackkit.board.geometry import Side, edge_middle, rotate_cell
-from trackkit.errors import TileFileError
-from trackkit.games.yummell.terrain import Terrain
+from trackkit.board.track import DEFAULT_GAME
+from trackkit.errors import TileFileError, TrackkitError
 
 TILESET_FILE = "tileset.toml"
 
@@ -43,17 +48,23 @@ class TileRole(StrEnum):
 JUNCTIONS_PER_ROLE: dict[TileRole, int] = {TileRole.START: 1, TileRole.PATH: 2, TileRole.FINISH: 1}
 
 
+SquareSchema = type[BaseModel]
+# a game's name -> the pydantic model that checks a square's fields in that game
+SchemaFor = Callable[[str], SquareSchema]
+
+
 @dataclass(frozen=True)
 class Square:
-    """One square of a tile, at a cell of the tile's grid in canonical orientation."""
+    """One square of a tile, at a cell of the tile's grid in canonical orientation, with the
+    attributes its game gives it (checked by the game's square schema; Yummell: terrain and
+    its cost)."""
 
     id: str
-    terrain: Terrain
     cell: tuple[int, int]
+    attributes: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
-    @property
-    def cost(self) -> int:
-        return self.terrain.cost
+    def __getitem__(self, name: str) -> Any:
+        return self.attributes[name]
 
 
 @dataclass(frozen=True)
@@ -156,9 +167,17 @@ class TileSet(Mapping[int, Tile]):
     """The tiles of one set, by number, all on one grid size."""
 
     def __init__(
-        self, tiles: Mapping[int, Tile], *, name: str, grid: int, provenance: str, folder: str
+        self,
+        tiles: Mapping[int, Tile],
+        *,
+        name: str,
+        grid: int,
+        provenance: str,
+        folder: str,
+        game: str = DEFAULT_GAME,
     ) -> None:
         self._tiles = dict(sorted(tiles.items()))
+        self.game = game
         self.name = name
         self.grid = grid
         self.provenance = provenance
@@ -195,9 +214,9 @@ _STRICT = ConfigDict(extra="forbid", frozen=True)
 
 
 class _SquareSpec(BaseModel):
-    model_config = _STRICT
+    # the fields a game gives a square are checked by the game's schema (read_tileset)
+    model_config = ConfigDict(extra="allow", frozen=True)
     id: str = Field(pattern=r"^[A-Za-z0-9_]+$", max_length=20)
-    terrain: Terrain
     at: tuple[int, int]
 
 
@@ -221,6 +240,7 @@ class _TileSpec(BaseModel):
 
 class _TileSetSpec(BaseModel):
     model_config = _STRICT
+    game: str = Field(default=DEFAULT_GAME, pattern=r"^[a-z][a-z0-9-]{0,39}$")
     name: str = Field(min_length=1)
     grid: int = Field(ge=3, le=15)
     provenance: str = Field(min_length=1)
@@ -229,8 +249,11 @@ class _TileSetSpec(BaseModel):
 _TILE_HINTS = {"extra_forbidden": "unknown field (check its spelling against tiles/README.md)"}
 
 
-def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
-    """Build a :class:`Tile` from the parsed TOML of a tile file, checking every field.
+def parse_tile(
+    data: dict[str, Any], *, grid: int, source: str, square_schema: SquareSchema
+) -> Tile:
+    """Build a :class:`Tile` from the parsed TOML of a tile file, checking every field
+    (a square's game fields with ``square_schema``).
 
     Raises :class:`TileFileError` naming ``source``, the field and the problem.
     """
@@ -241,7 +264,14 @@ def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
 
     ids: dict[str, int] = {}
     cells: dict[tuple[int, int], str] = {}
+    attributes: list[dict[str, Any]] = []
     for index, square in enumerate(spec.squares):
+        try:
+            game_fields = square_schema.model_validate(square.model_extra or {})
+        except ValidationError as exc:
+            field, problem = first_problem(exc, _TILE_HINTS)
+            raise fail(f"squares[{index}].{field}", problem) from None
+        attributes.append(game_fields.model_dump(mode="json"))
         if square.id in ids:
             raise fail(f"squares[{index}].id", f"square id {square.id!r} is used twice")
         ids[square.id] = index
@@ -347,7 +377,9 @@ def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
         role=spec.role,
         name=spec.name or f"Tile {spec.number}",
         grid=grid,
-        squares=tuple(Square(s.id, s.terrain, s.at) for s in spec.squares),
+        squares=tuple(
+            Square(s.id, s.at, attrs) for s, attrs in zip(spec.squares, attributes, strict=True)
+        ),
         links=tuple(links),
         junctions=tuple(Junction(j.edge, j.square) for j in spec.junctions),
         reconstructed=spec.reconstructed,
@@ -356,30 +388,19 @@ def parse_tile(data: dict[str, Any], *, grid: int, source: str) -> Tile:
     )
 
 
-def load_tileset(folder: str | Path | None = None) -> TileSet:
-    """Load a tile set: ``tileset.toml`` and one TOML file per tile in ``folder``.
-
-    With no folder, the bundled Yummell set (reconstructed layouts) is loaded.
-    Raises :class:`TileFileError` naming the file, the field and the problem.
-    """
-    if folder is None:
-        return _bundled_tileset()
-    return _load_folder(Path(folder))
-
-
-@lru_cache(maxsize=1)
-def _bundled_tileset() -> TileSet:
-    with resources.as_file(resources.files("trackkit.bundled_tiles")) as folder:
-        return _load_folder(Path(folder))
-
-
 def bundled_tiles_folder() -> Path:
-    """Where the bundled tile files are on this installation."""
+    """Where the bundled tile files (Yummell's) are on this installation."""
     return Path(str(resources.files("trackkit.bundled_tiles")))
 
 
-def _load_folder(folder: Path) -> TileSet:
-    folder = check_folder(folder, TileFileError, "a tile set")
+def read_tileset(folder: str | Path, schema_for: SchemaFor) -> TileSet:
+    """Read a tile set: ``tileset.toml`` and one TOML file per tile in ``folder``; each
+    square's game fields are checked by ``schema_for(game)``, the schema of the game the
+    set names (:func:`trackkit.games.load_tileset` passes the registry's).
+
+    Raises :class:`TileFileError` naming the file, the field and the problem.
+    """
+    folder = check_folder(Path(folder), TileFileError, "a tile set")
     header_path = folder / TILESET_FILE
     header = validated(
         _TileSetSpec,
@@ -394,11 +415,20 @@ def _load_folder(folder: Path) -> TileSet:
         _TILE_HINTS,
     )
 
+    try:
+        schema = schema_for(header.game)
+    except TrackkitError as exc:
+        raise TileFileError(str(header_path), "game", str(exc)) from None
     tiles: dict[int, Tile] = {}
     for path in files_in(folder, ".toml", TileFileError):
         if path.name == TILESET_FILE:
             continue
-        tile = parse_tile(read_toml(path, TileFileError), grid=header.grid, source=str(path))
+        tile = parse_tile(
+            read_toml(path, TileFileError),
+            grid=header.grid,
+            source=str(path),
+            square_schema=schema,
+        )
         if tile.number in tiles:
             raise TileFileError(
                 str(path),
@@ -416,5 +446,10 @@ def _load_folder(folder: Path) -> TileSet:
                 + (f" ({', '.join(str(t.number) for t in holders)})" if holders else ""),
             )
     return TileSet(
-        tiles, name=header.name, grid=header.grid, provenance=header.provenance, folder=str(folder)
+        tiles,
+        name=header.name,
+        grid=header.grid,
+        provenance=header.provenance,
+        folder=str(folder),
+        game=header.game,
     )

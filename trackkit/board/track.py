@@ -9,29 +9,34 @@ A track file looks like this (see README, "Track files")::
     y = 1        # row, growing downwards
     rotation = 0 # degrees clockwise: 0, 90, 180 or 270
 
-An optional ``tileset = "path/to/folder"`` (relative to the track file) names a custom
-tile set. Loading checks types and field names only; whether the track is legal is the
-validator's business, so a track with an unknown tile or a bad rotation still loads.
+An optional ``game`` names the game the track is for (none named means Yummell, the
+first game trackkit knew), and an optional ``tileset = "path/to/folder"`` (relative to the
+track file) names a custom tile set. Loading checks types and field names only; whether
+the track is legal is the validator's business, so a track with an unknown tile or a bad
+rotation still loads.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from trackkit.board.datafile import output_path, parse_toml, read_toml, validated, write_text
-from trackkit.board.tiles import TileSet, load_tileset
 from trackkit.errors import TrackFileError
 
 # Far more room than ten tiles need; keeps a typo like x = 100000 from drawing nonsense.
 MAX_COORDINATE = 1000
 MAX_PLACEMENTS = 100
 MAX_PATH = 4096  # the longest path Linux accepts
+# The game of a track or tile-set file that names none: Yummell, the first trackkit knew.
+DEFAULT_GAME = "yummell"
+GAME_NAME = r"^[a-z][a-z0-9-]{0,39}$"
 
 
 @dataclass(frozen=True)
@@ -55,13 +60,15 @@ class Placement:
 class Track:
     """Placements in placing order: the start tile first, the finish tile last.
 
-    ``tileset`` is the folder of a custom tile set, or None for the bundled set.
+    ``tileset`` is the folder of a custom tile set, or None for the game's own set;
+    ``game`` the ruleset the track is for (:func:`trackkit.games.get_ruleset`).
     """
 
     name: str
     placements: tuple[Placement, ...] = ()
     tileset: Path | None = None
     description: str = ""
+    game: str = DEFAULT_GAME
 
     def placed(self, placement: Placement) -> Track:
         """This track with ``placement`` added after the last tile."""
@@ -74,13 +81,9 @@ class Track:
     def tiles(self) -> tuple[int, ...]:
         return tuple(p.tile for p in self.placements)
 
-    def load_tiles(self) -> TileSet:
-        """The tile set this track is built from: its own folder, or the bundled set."""
-        return load_tileset(self.tileset)
-
     def to_dict(self, relative_to: Path | None = None) -> dict[str, Any]:
         """The track as the TOML file's table; a custom tile set path made relative."""
-        data: dict[str, Any] = {"name": self.name}
+        data: dict[str, Any] = {"game": self.game, "name": self.name}
         if self.description:
             data["description"] = self.description
         if self.tileset is not None:
@@ -101,7 +104,7 @@ class Track:
         """The track file's text, one ``[[placements]]`` table per tile in placing order."""
         data = self.to_dict(relative_to)
         placements = data.pop("placements")
-        text = "# A Yummell track (trackkit track file: see trackkit's README, 'Track files').\n"
+        text = "# A race track (trackkit track file: see trackkit's README, 'Track files').\n"
         text += tomli_w.dumps(data)
         for placement in placements:
             text += "\n[[placements]]\n" + tomli_w.dumps(placement)
@@ -118,14 +121,23 @@ class _PlacementSpec(BaseModel):
 
 class _TrackSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    game: StrictStr = Field(default=DEFAULT_GAME, max_length=40)
     name: StrictStr = Field(min_length=1, max_length=200, pattern=r"^[^\r\n]*$")
     description: StrictStr = Field(default="", max_length=10_000)
     tileset: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_PATH)
     placements: list[_PlacementSpec] = Field(default_factory=list, max_length=MAX_PLACEMENTS)
 
+    @field_validator("game")
+    @classmethod
+    def _game_name(cls, value: str) -> str:
+        if not re.fullmatch(GAME_NAME, value):
+            raise ValueError('a game is named in lower case, e.g. game = "yummell"')
+        return value
+
 
 _HINTS = {
-    "extra_forbidden": "unknown field; a track has name, description, tileset and placements, "
+    "extra_forbidden": "unknown field; a track has game, name, description, tileset and "
+    "placements, "
     "a placement has tile, x, y and rotation",
     "missing": "required field is missing",
     "int_type": "must be a whole number",
@@ -152,6 +164,7 @@ def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) 
         if not tileset.is_absolute() and base is not None:
             tileset = base / tileset
     return Track(
+        game=spec.game,
         name=spec.name,
         description=spec.description,
         tileset=tileset,

@@ -12,6 +12,7 @@ from trackkit.board.geometry import Side
 from trackkit.board.graph import compose
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
+from trackkit.games import tileset_of
 
 TERRAIN_COLOURS = {
     "plain": "#b7dd8a",
@@ -75,7 +76,7 @@ class Scene:
 
 def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
     """The scene of ``track``; unusable placements (unknown tile, bad rotation) are left out."""
-    tileset = tileset if tileset is not None else track.load_tiles()
+    tileset = tileset if tileset is not None else tileset_of(track)
     composed = compose(track, tileset)
     grid = tileset.grid
     graph = composed.graph

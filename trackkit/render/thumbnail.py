@@ -1,7 +1,7 @@
 """A small picture of one tile for a palette: its squares in their terrain colours, the
 MP cost on each, and its junctions, at a given rotation.
 
->>> from trackkit.board.tiles import load_tileset
+>>> from trackkit.games import load_tileset
 >>> tile_thumbnail_svg(load_tileset(), 7).startswith("<svg")
 True
 """

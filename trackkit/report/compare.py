@@ -11,7 +11,7 @@ from trackkit.games.yummell.exact import exact_solo
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.setup import RaceOptions, race_board
-from trackkit.games.yummell.terrain import Terrain
+from trackkit.games.yummell.terrain import Terrain, route_cost
 from trackkit.sim.montecarlo import simulate
 
 
@@ -42,7 +42,7 @@ def track_figures(
     board = race_board(track)
     route = board.routes[greedy_route(board.board)]
     graph = board.composed.graph
-    mp = board.composed.route_cost(list(route))
+    mp = route_cost(board.composed, list(route))
     terrains = [graph.nodes[s]["terrain"] for s in route]
     mix = {t.value: terrains.count(t.value) / len(route) for t in Terrain}
     result = simulate(track, options, races=races, seed=seed)

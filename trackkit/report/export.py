@@ -48,9 +48,9 @@ def races_csv(result: SimulationResult) -> str:
         row: list[object] = [race, int(result.rounds[race])]
         for seat in range(seats):
             row += [
-                content.character_names[result.character[race, seat]],
-                content.advantage_names[result.advantage[race, seat]],
-                _path_label(int(result.route[race, seat])),
+                content.character_names[result.column("character")[race, seat]],
+                content.advantage_names[result.column("advantage")[race, seat]],
+                _path_label(int(result.column("route")[race, seat])),
                 int(result.placing[race, seat]),
             ]
         writer.writerow(row)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from trackkit.board.tiles import TileSet, load_tileset
+from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
+from trackkit.games import load_tileset
 from trackkit.games.yummell.building import (
     can_complete,
     explore_design_space,

@@ -10,6 +10,7 @@ from trackkit.board.graph import TrackGraph, compose
 from trackkit.board.tiles import TileSet
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
+from trackkit.games.yummell.terrain import route_cost
 
 # SPEC.md §2: each preset's path order.
 PATHS = {
@@ -58,7 +59,7 @@ def test_unknown_preset_lists_the_slugs() -> None:
 
 def _greedy_route(composed: TrackGraph) -> list[str]:
     """The start path SPEC §4's greedy policy takes: lowest total MP, first on ties."""
-    return min(composed.routes(), key=composed.route_cost)
+    return min(composed.routes(), key=lambda r: route_cost(composed, r))
 
 
 def _figures(tileset: TileSet) -> dict[str, dict[str, float]]:
@@ -67,7 +68,7 @@ def _figures(tileset: TileSet) -> dict[str, dict[str, float]]:
         composed = compose(load_preset(slug), tileset)
         route = _greedy_route(composed)
         terrains = [composed.graph.nodes[s]["terrain"] for s in route]
-        mp = composed.route_cost(route)
+        mp = route_cost(composed, route)
         figures[slug] = {
             "mp": mp,
             "mp_per_square": mp / len(route),

@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.ruleset import play_batch
 from trackkit.games.yummell.setup import RaceOptions, race_board
-from trackkit.sim.montecarlo import run_batch
 
 TRACK = "king-of-toads"
 PLAYERS = 5
@@ -33,7 +33,7 @@ def _rate(races: int, repeats: int, first_batch: int = 0) -> list[float]:
     rates = []
     for repeat in range(repeats):
         start = time.perf_counter()
-        run_batch(board, options, seed=1, batch=first_batch + repeat, races=races)
+        play_batch(board, options, seed=1, batch=first_batch + repeat, races=races)
         rates.append(races / (time.perf_counter() - start))
     return rates
 

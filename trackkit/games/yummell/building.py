@@ -16,11 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from trackkit.board.geometry import ROTATIONS, Side, neighbour
-from trackkit.board.graph import PlacedTile, compose, place_tiles
+from trackkit.board.graph import PlacedTile, TrackGraph, compose, place_tiles
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import Tile, TileRole, TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
+from trackkit.games import tileset_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -104,7 +105,7 @@ def next_placements(
     finish; each legal one is also checked for whether the track can still be completed.
     With no tiles placed yet, the start tile at (0, 0) in each rotation.
     """
-    tileset = tileset if tileset is not None else track.load_tiles()
+    tileset = tileset if tileset is not None else tileset_of(track)
     if not track.placements:
         start = tileset.start.number
         return [NextPlacement(Placement(start, 0, 0, r), legal=True) for r in ROTATIONS]
@@ -177,7 +178,7 @@ def can_complete(track: Track, tileset: TileSet | None = None, players: int | No
 
     With no player count, it can be finished if the finish fits after the last tile.
     """
-    tileset = tileset if tileset is not None else track.load_tiles()
+    tileset = tileset if tileset is not None else tileset_of(track)
     if track.placements and track.placements[-1].tile == tileset.finish.number:
         return True
     edge = frontier(track, tileset)
@@ -224,6 +225,36 @@ def check_building_rule(
                 "tiles left: every continuation runs into the track. Undo the last tile.",
                 level="building",
                 placement=len(track.placements) - 1 if track.placements else None,
+            )
+        )
+    return problems
+
+
+def track_problems(
+    track: Track,
+    tileset: TileSet,
+    composed: TrackGraph,
+    *,
+    players: int | None,
+    partial: bool,
+    broken: bool,
+) -> list[Problem]:
+    """Yummell's own problems with a track, after the structural ones every game shares
+    (``broken`` says there were some): the building rule for ``players``, and for a partial
+    track whether the path can still go on."""
+    problems: list[Problem] = []
+    if players is not None:
+        building = check_building_rule(track, tileset, players, partial=partial)
+        # a dead end means "well built, but no way on": not said of a track already broken
+        problems += [p for p in building if not (broken and p.code == "dead-end")]
+    elif partial and track.placements and not broken and not can_complete(track, tileset):
+        problems.append(
+            Problem(
+                "dead-end",
+                "the path of the last tile runs into the track, so not even the finish fits "
+                "after it. Undo it or turn it another way.",
+                placement=len(track.placements) - 1,
+                tile=track.placements[-1].tile,
             )
         )
     return problems

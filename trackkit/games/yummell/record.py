@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.board.track import Track
+from trackkit.games.yummell.ruleset import play_batch
 from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
 from trackkit.games.yummell.state import (
     LOG_ACTIVATE,
@@ -28,7 +29,6 @@ from trackkit.games.yummell.state import (
     LOG_USE_ARTEFACT,
     LOG_USE_ON_RIVAL,
 )
-from trackkit.sim.montecarlo import run_batch
 
 LOG_ROWS = 20_000
 ACTIONS = {
@@ -92,9 +92,9 @@ def record_race(track: Track, options: RaceOptions | None = None, *, seed: int =
     """Play race 0 of ``simulate(track, options, seed=seed)`` and record every step."""
     options = options or RaceOptions()
     board = race_board(track)
-    result = run_batch(board, options, seed, 0, 1, log_rows=LOG_ROWS)
+    result = play_batch(board, options, seed, 0, 1, log_rows=LOG_ROWS)
     content = options.content
-    character, route = result.character, result.route
+    character, route = result.groups["character"], result.groups["route"]
     names = [content.character_names[c] for c in character[0]]
     steps = tuple(
         _describe(row, board, options, names, route[0]) for row in result.log[: result.log_n[0]]
@@ -104,7 +104,7 @@ def record_race(track: Track, options: RaceOptions | None = None, *, seed: int =
         seed=seed,
         rounds=int(result.rounds[0]),
         characters=tuple(names),
-        advantages=tuple(content.advantage_names[a] for a in result.advantage[0]),
+        advantages=tuple(content.advantage_names[a] for a in result.groups["advantage"][0]),
         placings=tuple(int(p) for p in result.placing[0]),
         steps=steps,
     )

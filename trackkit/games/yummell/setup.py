@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
-from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.graph import TrackGraph
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.yummell.content import ARTEFACT, CARD_TYPE, TERRAINS, Content, load_content
@@ -104,6 +104,17 @@ class RaceOptions:
                 "infinite deck"
             )
 
+    @property
+    def ruleset(self) -> Any:
+        """The game these options are for (Yummell)."""
+        from trackkit.games.yummell.ruleset import RULESET
+
+        return RULESET
+
+    def summary(self) -> dict[str, Any]:
+        """The options a report names beside its figures."""
+        return {"policy": self.policy, "deck": self.deck, "encounters": self.encounters}
+
     def policy_codes(self) -> np.ndarray:
         chosen = self.policies or (self.policy,) * self.players
         return np.array([POLICIES[p] for p in chosen], dtype=np.int64)
@@ -193,7 +204,8 @@ def race_board(track: Track) -> RaceBoard:
             f"track {track.name!r} cannot be raced: {len(report.problems)} problem(s), "
             f"first: {first}. Run `trackkit validate` for all of them."
         )
-    composed = compose(track)
+    composed = report.composed
+    assert composed is not None
     nodes = tuple(composed.graph.nodes)
     index = {node: i for i, node in enumerate(nodes)}
     routes = [tuple(route) for route in composed.routes()]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from trackkit.board.graph import TrackGraph
+
 
 class Terrain(StrEnum):
     """The four terrains of Yummell; every square has exactly one."""
@@ -25,3 +27,17 @@ TERRAIN_COST: dict[Terrain, int] = {
     Terrain.HILLS: 2,
     Terrain.SWAMP: 3,
 }
+
+
+def route_cost(composed: TrackGraph, route: list[str]) -> int:
+    """The MP of walking ``route`` (square ids) on an empty track."""
+    return sum(composed.graph.nodes[s]["cost"] for s in route)
+
+
+def terrain_totals(composed: TrackGraph) -> dict[str, dict[str, int]]:
+    """Squares and MP per terrain over the whole track."""
+    totals = {t.value: {"squares": 0, "mp": 0} for t in Terrain}
+    for _, data in composed.graph.nodes(data=True):
+        totals[data["terrain"]]["squares"] += 1
+        totals[data["terrain"]]["mp"] += data["cost"]
+    return totals

@@ -93,11 +93,11 @@ def _cache_key() -> str:
 def _compile() -> None:
     from trackkit.games.yummell.exact import exact_solo
     from trackkit.games.yummell.presets import load_preset
-    from trackkit.games.yummell.setup import RaceOptions
-    from trackkit.sim.montecarlo import simulate
+    from trackkit.games.yummell.ruleset import play_batch
+    from trackkit.games.yummell.setup import RaceOptions, race_board
 
     track = load_preset("first-run")
-    simulate(track, RaceOptions(players=2), races=1, seed=0)
+    play_batch(race_board(track), RaceOptions(players=2), seed=0, batch=0, races=1)
     exact_solo(track, character=0, advantage=0, workers=1)
 
 

@@ -1,0 +1,203 @@
+"""Yummell behind the ruleset interface (:class:`trackkit.games.base.Ruleset`).
+
+Everything here delegates to the module named after the rule or the tool: the square
+schema to :mod:`~trackkit.games.yummell.terrain`, the track rules to
+:mod:`~trackkit.games.yummell.building`, races to :mod:`~trackkit.games.yummell.setup` and
+:mod:`~trackkit.games.yummell.engine`, the exact solver to
+:mod:`~trackkit.games.yummell.exact`.
+
+>>> RULESET.name, RULESET.players.race_max
+('yummell', 8)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from trackkit.board.graph import TrackGraph
+from trackkit.board.problems import Problem
+from trackkit.board.tiles import TileSet, bundled_tiles_folder, read_tileset
+from trackkit.board.track import Track
+from trackkit.games.base import BatchResult, Group, PlayerBounds, batch_stream, square_schema
+from trackkit.games.yummell import building, presets
+from trackkit.games.yummell.policies import POLICIES
+from trackkit.games.yummell.setup import (
+    MAX_PLAYERS,
+    RaceBoard,
+    RaceOptions,
+    new_state,
+    race_board,
+)
+from trackkit.games.yummell.terrain import Terrain
+
+
+class YummellSquare(BaseModel):
+    """A square of a Yummell tile: its terrain (the rulebook's four), and from it its MP."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    terrain: Terrain
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def cost(self) -> int:
+        return self.terrain.cost
+
+
+def play_batch(
+    board: RaceBoard,
+    options: RaceOptions,
+    seed: int,
+    batch: int,
+    races: int,
+    *,
+    log_rows: int = 0,
+) -> BatchResult:
+    """Play ``races`` races of batch ``batch`` (recording up to ``log_rows`` steps)."""
+    from trackkit.games.yummell.engine import play_batch as play  # numba loads on first race
+
+    players, deck, tally = new_state(board.board, options, log_rows=log_rows)
+    content = options.content
+
+    def ints(*shape: int) -> np.ndarray:
+        return np.zeros(shape, dtype=np.int64)
+
+    rounds = ints(races)
+    placing, route, character, advantage, order_pos = (
+        ints(races, options.players) for _ in range(5)
+    )
+    play(
+        board.board,
+        players,
+        deck,
+        tally,
+        content.cards,
+        content.characters,
+        content.advantages,
+        options.character_indices(),
+        options.advantage_indices(),
+        options.encounters,
+        batch_stream(seed, batch),
+        rounds,
+        placing,
+        route,
+        character,
+        advantage,
+        order_pos,
+    )
+    return BatchResult(
+        rounds=rounds,
+        placing=placing,
+        groups={
+            "character": character,
+            "advantage": advantage,
+            "route": route,
+            "order_pos": order_pos,
+        },
+        node_time=tally.node_time,
+        node_bounce=tally.node_bounce,
+        log=tally.log,
+        log_n=tally.log_n,
+    )
+
+
+@lru_cache(maxsize=1)
+def _bundled_tileset() -> TileSet:
+    """The tile set bundled with trackkit (top-level ``tiles/``; reconstructed layouts)."""
+    return read_tileset(bundled_tiles_folder(), square_schema)
+
+
+class Yummell:
+    """The ruleset of Yummell (see :mod:`trackkit.games.base` for what each member does)."""
+
+    name = "yummell"
+    title = "Yummell"
+    players = PlayerBounds(1, MAX_PLAYERS, building.MIN_PLAYERS, building.MAX_PLAYERS)
+    policies = tuple(POLICIES)
+    square_schema = YummellSquare
+
+    @property
+    def max_rounds(self) -> int:
+        from trackkit.games.yummell.engine import MAX_ROUNDS
+
+        return MAX_ROUNDS
+
+    def default_tileset(self) -> TileSet:
+        return _bundled_tileset()
+
+    def presets(self) -> tuple[str, ...]:
+        return presets.PRESET_SLUGS
+
+    def load_preset(self, slug: str) -> Track:
+        return presets.load_preset(slug)
+
+    def track_problems(
+        self,
+        track: Track,
+        tileset: TileSet,
+        composed: TrackGraph,
+        *,
+        players: int | None,
+        partial: bool,
+        broken: bool,
+    ) -> list[Problem]:
+        return building.track_problems(
+            track, tileset, composed, players=players, partial=partial, broken=broken
+        )
+
+    def completable(self, track: Track, tileset: TileSet, players: int | None) -> bool:
+        return building.can_complete(track, tileset, players)
+
+    def options(self, **choices: Any) -> RaceOptions:
+        return RaceOptions(**choices)
+
+    def prepare(self, track: Track, options: RaceOptions) -> RaceBoard:
+        return race_board(track)
+
+    def groups(self, prepared: RaceBoard, options: RaceOptions) -> tuple[Group, ...]:
+        content = options.content
+        labels = tuple(chr(ord("A") + i) for i in range(len(prepared.routes)))
+        return (
+            Group("character", "Character", "characters", content.character_names),
+            Group("advantage", "Advantage", "advantages", content.advantage_names),
+            Group(
+                "route",
+                "Start path",
+                "start_paths",
+                labels,
+                extras=tuple({"first_square": route[0]} for route in prepared.routes),
+                share=True,
+            ),
+            Group(
+                "order_pos",
+                "Turn order (last round)",
+                "turn_order",
+                tuple(str(k + 1) for k in range(options.players)),
+            ),
+        )
+
+    def play_batch(
+        self,
+        prepared: RaceBoard,
+        options: RaceOptions,
+        seed: int,
+        batch: int,
+        races: int,
+        *,
+        log_rows: int = 0,
+    ) -> BatchResult:
+        return play_batch(prepared, options, seed, batch, races, log_rows=log_rows)
+
+    def exact_solo(self, track: Track, **choices: Any) -> Any:
+        from trackkit.games.yummell.exact import exact_solo
+
+        return exact_solo(track, **choices)
+
+    def design_space(self, players: int, tileset: TileSet | None = None) -> Any:
+        return building.explore_design_space(players, tileset or self.default_tileset())
+
+
+RULESET = Yummell()
