@@ -17,7 +17,7 @@ def test_a_thumbnail_shows_every_square_in_its_terrain_with_its_cost(tileset) ->
         squares = [r for r in root.iter(f"{SVG}rect") if r.get("fill") in TERRAIN_COLOURS.values()]
         assert len(squares) == len(tile.squares)
         costs = sorted(int(t.text or 0) for t in root.iter(f"{SVG}text"))
-        assert costs == sorted(s.cost for s in tile.squares)
+        assert costs == sorted(s["cost"] for s in tile.squares)
         assert len(list(root.iter(f"{SVG}circle"))) == len(tile.junctions)
 
 

@@ -12,6 +12,8 @@ What a second game implements (``games/yummell/ruleset.py`` is the worked exampl
 - ``square_schema``: the pydantic model a tile file's square fields must satisfy (its
   fields become the composed graph's node attributes);
 - ``default_tileset()``, ``presets()`` and ``load_preset(slug)``;
+- ``content_folder()`` and ``load_content(folder)``: the game's content files (deck,
+  characters…), bundled or a user's own, read with located errors;
 - ``track_problems(...)``: the game's own track rules (Yummell: the building rule), on top
   of the structural checks every game shares;
 - ``options(...)``: the race options the game takes, an object with ``players`` and
@@ -137,6 +139,10 @@ class Ruleset(Protocol):
     def presets(self) -> tuple[str, ...]: ...
 
     def load_preset(self, slug: str) -> Track: ...
+
+    def content_folder(self) -> Path: ...
+
+    def load_content(self, folder: str | Path | None = None) -> Any: ...
 
     def track_problems(
         self,

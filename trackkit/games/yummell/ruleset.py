@@ -13,6 +13,8 @@ schema to :mod:`~trackkit.games.yummell.terrain`, the track rules to
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,7 @@ from trackkit.board.tiles import TileSet, bundled_tiles_folder, read_tileset
 from trackkit.board.track import Track
 from trackkit.games.base import BatchResult, Group, PlayerBounds, batch_stream, square_schema
 from trackkit.games.yummell import building, presets
+from trackkit.games.yummell.content import Content, load_content
 from trackkit.games.yummell.policies import POLICIES
 from trackkit.games.yummell.setup import (
     MAX_PLAYERS,
@@ -133,6 +136,12 @@ class Yummell:
 
     def load_preset(self, slug: str) -> Track:
         return presets.load_preset(slug)
+
+    def content_folder(self) -> Path:
+        return Path(str(resources.files("trackkit.games.yummell.data")))
+
+    def load_content(self, folder: str | Path | None = None) -> Content:
+        return load_content(folder)
 
     def track_problems(
         self,

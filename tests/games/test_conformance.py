@@ -1,0 +1,171 @@
+"""What every registered game passes (pgx's api_test, for race games).
+
+Each test runs once per ruleset in :func:`trackkit.games.rulesets`, through the
+:class:`~trackkit.games.base.Ruleset` interface only: a new game that joins the registry is
+checked here without a line added.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trackkit.board.datafile import output_path
+from trackkit.errors import LocatedError
+from trackkit.games import all_rulesets, get_ruleset, rulesets, tileset_of
+from trackkit.games.base import BatchResult, Ruleset
+from trackkit.sim.montecarlo import simulate
+from trackkit.validate import validate
+
+RULESETS = list(all_rulesets())
+IDS = [r.name for r in RULESETS]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _players(ruleset: Ruleset) -> int:
+    return min(3, ruleset.players.race_max)
+
+
+def _batch(ruleset: Ruleset, seed: int, races: int = 40) -> BatchResult:
+    track = ruleset.load_preset(ruleset.presets()[0])
+    options = ruleset.options(players=_players(ruleset))
+    return ruleset.play_batch(ruleset.prepare(track, options), options, seed, 0, races)
+
+
+def _as_json(batch: BatchResult) -> dict[str, Any]:
+    return {
+        "rounds": batch.rounds.tolist(),
+        "placing": batch.placing.tolist(),
+        "groups": {key: value.tolist() for key, value in batch.groups.items()},
+    }
+
+
+def test_the_registry_lists_and_finds_every_game() -> None:
+    assert "yummell" in rulesets()
+    for name in rulesets():
+        assert get_ruleset(name).name == name
+        assert isinstance(get_ruleset(name), Ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_every_preset_is_a_valid_track_of_its_game(ruleset: Ruleset) -> None:
+    assert ruleset.presets()
+    for slug in ruleset.presets():
+        track = ruleset.load_preset(slug)
+        assert track.game == ruleset.name
+        assert tileset_of(track).game == ruleset.name
+        report = validate(track)
+        assert report.ok, (slug, [str(p) for p in report.problems])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_the_same_seed_plays_the_same_batch(ruleset: Ruleset) -> None:
+    assert _as_json(_batch(ruleset, 7)) == _as_json(_batch(ruleset, 7))
+    assert _as_json(_batch(ruleset, 7)) != _as_json(_batch(ruleset, 8))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_every_race_ends_with_consistent_placings(ruleset: Ruleset) -> None:
+    batch = _batch(ruleset, 3, races=200)
+    players = _players(ruleset)
+    assert batch.placing.shape == (200, players)
+    assert ((batch.rounds >= 1) & (batch.rounds <= ruleset.max_rounds)).all()
+    for placings in batch.placing:
+        ranked = sorted(int(p) for p in placings)
+        assert ranked[0] == 1  # somebody won
+        for i in range(1, players):  # competition ranking: ties share, then a gap
+            assert ranked[i] in (ranked[i - 1], i + 1)
+    track = ruleset.load_preset(ruleset.presets()[0])
+    options = ruleset.options(players=players)
+    prepared = ruleset.prepare(track, options)
+    for group in ruleset.groups(prepared, options):
+        column = batch.groups[group.key]
+        assert column.shape == (200, players)
+        assert ((column >= -1) & (column < len(group.labels))).all()
+    assert batch.node_time.shape == batch.node_bounce.shape == (len(prepared.nodes),)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_one_two_or_three_workers_give_the_same_numbers(ruleset: Ruleset) -> None:
+    track = ruleset.load_preset(ruleset.presets()[0])
+    options = ruleset.options(players=_players(ruleset))
+    results = [
+        simulate(track, options, races=2_000, seed=5, workers=workers).to_json()
+        for workers in (1, 2, 3)
+    ]
+    assert results[0] == results[1] == results[2]
+
+
+_INTERPRETED = """
+import json, sys
+from trackkit.games import get_ruleset
+r = get_ruleset(sys.argv[1])
+track = r.load_preset(r.presets()[0])
+options = r.options(players=int(sys.argv[2]))
+b = r.play_batch(r.prepare(track, options), options, 11, 0, 3)
+print(json.dumps({"rounds": b.rounds.tolist(), "placing": b.placing.tolist(),
+                  "groups": {k: v.tolist() for k, v in b.groups.items()}}))
+"""
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_compiled_and_interpreted_play_the_same_races(ruleset: Ruleset) -> None:
+    players = _players(ruleset)
+    run = subprocess.run(
+        [sys.executable, "-c", _INTERPRETED, ruleset.name, str(players)],
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    interpreted = json.loads(run.stdout.strip().splitlines()[-1])
+    track = ruleset.load_preset(ruleset.presets()[0])
+    options = ruleset.options(players=players)
+    compiled = ruleset.play_batch(ruleset.prepare(track, options), options, 11, 0, 3)
+    assert interpreted == _as_json(compiled)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_a_broken_content_file_is_a_located_error(ruleset: Ruleset, tmp_path: Path) -> None:
+    files = sorted(ruleset.content_folder().glob("*.toml"))
+    assert files, "a game's content is data files"
+    ruleset.load_content(ruleset.content_folder())  # the bundled content loads
+    for broken in files:
+        for damage in ("this is = = not TOML\n", "surprise_field = 1\n"):
+            folder = tmp_path / f"{broken.stem}-{len(damage)}"
+            shutil.copytree(ruleset.content_folder(), folder, ignore=shutil.ignore_patterns("_*"))
+            target = folder / broken.name
+            target.write_text(damage + target.read_text())
+            with pytest.raises(LocatedError) as caught:
+                ruleset.load_content(folder)
+            message = str(caught.value)
+            assert message.startswith(str(target)), message
+            assert "\n" not in message
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_a_file_of_an_unknown_game_is_refused_by_name(ruleset: Ruleset, tmp_path: Path) -> None:
+    from trackkit.board.track import load_track
+    from trackkit.errors import TrackkitError
+
+    track = ruleset.load_preset(ruleset.presets()[0])
+    path = output_path(tmp_path / "t.toml", overwrite=False, suffixes=(".toml",))
+    path.write_text(track.to_toml().replace(f'game = "{ruleset.name}"', 'game = "chess"'))
+    with pytest.raises(TrackkitError, match="no game called 'chess'.*knows yummell"):
+        validate(load_track(path))
+
+
+def test_bounds_are_sensible() -> None:
+    for ruleset in RULESETS:
+        bounds = ruleset.players
+        assert 1 <= bounds.race_min <= bounds.race_max
+        assert bounds.build_min <= bounds.build_max
+        assert ruleset.policies and ruleset.max_rounds > 0

@@ -1,0 +1,94 @@
+"""The layout reads as the data flow: board → games → sim → report → CLI and app.
+
+Read from the source (every ``import`` a module makes, at its top or inside a function):
+the shared layers know no game, no game knows the command line or the app, and the
+modules' top-level imports form no circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "trackkit"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, *, top_level_only: bool) -> set[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("trackkit")}
+
+
+MODULES = {_module(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _importing(prefix: str) -> dict[str, set[str]]:
+    return {
+        name: _imports(path, top_level_only=False)
+        for name, path in MODULES.items()
+        if name == prefix or name.startswith(prefix + ".")
+    }
+
+
+def _under(name: str, *prefixes: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_the_board_knows_no_game_and_nothing_above_it() -> None:
+    for module, imported in _importing("trackkit.board").items():
+        wrong = [
+            i
+            for i in imported
+            if _under(i, "trackkit.games", "trackkit.sim", "trackkit.report", "trackkit.render")
+            or _under(i, "trackkit.app", "trackkit.cli", "trackkit.validate", "trackkit.design")
+        ]
+        assert not wrong, f"{module} imports {wrong}"
+
+
+def test_simulation_knows_the_interface_but_no_game() -> None:
+    allowed = ("trackkit.board", "trackkit.errors", "trackkit.games.base", "trackkit.sim")
+    for module, imported in _importing("trackkit.sim").items():
+        # `from trackkit.games import get_ruleset` is the registry, not a game
+        wrong = [
+            i
+            for i in imported
+            if not _under(i, *allowed) and i not in ("trackkit.games", "trackkit.games.get_ruleset")
+        ]
+        assert not wrong, f"{module} imports {wrong}"
+
+
+@pytest.mark.parametrize("layer", ["trackkit.games", "trackkit.sim", "trackkit.board"])
+def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
+    for module, imported in _importing(layer).items():
+        wrong = [i for i in imported if _under(i, "trackkit.cli", "trackkit.app")]
+        assert not wrong, f"{module} imports {wrong}"
+
+
+def test_top_level_imports_form_no_circle() -> None:
+    graph = nx.DiGraph()
+    for name, path in MODULES.items():
+        graph.add_node(name)
+        for imported in _imports(path, top_level_only=True):
+            # `from trackkit.x import name` counts for the module trackkit.x
+            target = imported if imported in MODULES else imported.rsplit(".", 1)[0]
+            if target in MODULES and target != name:
+                graph.add_edge(name, target)
+    cycles = list(nx.simple_cycles(graph))
+    # a package's __init__ re-exporting its own modules is not a circle of meaning
+    cycles = [c for c in cycles if not all(_under(m, c[0]) or _under(c[0], m) for m in c)]
+    assert not cycles, cycles[:3]
