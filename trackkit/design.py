@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from trackkit.board.problems import Problem
+from trackkit.board.structure import is_finished
 from trackkit.board.tiles import Tile, TileSet, bundled_tiles_folder
 from trackkit.board.track import Placement, Track, parse_track_toml
 from trackkit.errors import TrackFileError
@@ -180,7 +181,7 @@ def next_tiles(track: Track, tileset: TileSet, players: int | None = None) -> tu
 
 def is_complete(track: Track, tileset: TileSet) -> bool:
     """Whether the finish tile has been placed, which ends the building."""
-    return bool(track.placements) and track.placements[-1].tile == tileset.finish.number
+    return is_finished(track, tileset)
 
 
 def and_list(items: list[str]) -> str:

@@ -79,5 +79,5 @@ def validate(
     problems += ruleset.track_problems(
         track, tileset, composed, players=players, partial=partial, broken=bool(problems)
     )
-    completable = ruleset.completable(track, tileset, players) if partial else None
+    completable = ruleset.completable(track, tileset, players, composed) if partial else None
     return Report(track.name, tuple(problems), players, partial, completable, composed)

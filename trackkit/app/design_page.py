@@ -17,6 +17,7 @@ from trackkit.app.common import (
     tiles,
 )
 from trackkit.app.picture import picture_downloads
+from trackkit.board.geometry import ROTATIONS
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.design import (
@@ -34,8 +35,6 @@ from trackkit.render import track_figure
 from trackkit.render.layout import build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
 from trackkit.validate import validate
-
-ROTATIONS = [0, 90, 180, 270]
 
 
 def page() -> None:

@@ -15,7 +15,8 @@ from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.record import RaceRecord, record_race
-from trackkit.games.yummell.setup import RaceOptions
+from trackkit.games.yummell.ruleset import RULESET as YUMMELL
+from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
@@ -39,16 +40,24 @@ def page() -> None:
         picture_downloads(track, key="race")
     content = load_content()
     left, right = st.columns(2)
-    players = kept(left.slider, "Players", "race-players", 5, min_value=1, max_value=8)
+    bounds = YUMMELL.players
+    players = kept(
+        left.slider,
+        "Players",
+        "race-players",
+        5,
+        min_value=bounds.race_min,
+        max_value=bounds.race_max,
+    )
     policy = kept(
         left.selectbox,
         "Policy",
         "race-policy",
-        "greedy",
-        options=["greedy", "smart"],
+        YUMMELL.policies[0],
+        options=list(YUMMELL.policies),
         help="greedy: SPEC §4's reference player; smart: a good player",
     )
-    deck = kept(left.selectbox, "Deck", "race-deck", "finite", options=["finite", "infinite"])
+    deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
     encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
     races = kept(
         right.number_input,

@@ -32,6 +32,15 @@ from trackkit.board.track import Placement, Track
 AHEAD = "ahead"  # the kind of an edge along the path
 
 
+def start_path_label(index: int) -> str:
+    """The name of start path ``index`` (0-based, in the start tile's order): A, B, C…
+
+    >>> [start_path_label(i) for i in range(3)]
+    ['A', 'B', 'C']
+    """
+    return chr(ord("A") + index)
+
+
 def square_id(tile: int, square: str) -> str:
     return f"{tile}:{square}"
 

@@ -22,6 +22,11 @@ from trackkit.board.tiles import Tile, TileRole, TileSet
 from trackkit.board.track import Track
 
 
+def is_finished(track: Track, tileset: TileSet) -> bool:
+    """Whether the last tile placed is the finish tile: nothing can be placed after it."""
+    return bool(track.placements) and track.placements[-1].tile == tileset.finish.number
+
+
 def check_structure(
     track: Track, tileset: TileSet, composed: TrackGraph | None = None, *, partial: bool = False
 ) -> list[Problem]:

@@ -155,7 +155,13 @@ class Ruleset(Protocol):
         broken: bool,
     ) -> list[Problem]: ...
 
-    def completable(self, track: Track, tileset: TileSet, players: int | None) -> bool: ...
+    def completable(
+        self,
+        track: Track,
+        tileset: TileSet,
+        players: int | None,
+        composed: TrackGraph | None = None,
+    ) -> bool: ...
 
     def options(self, **choices: Any) -> Any: ...
 

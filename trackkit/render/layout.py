@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trackkit.board.geometry import Side
-from trackkit.board.graph import compose
+from trackkit.board.graph import compose, start_path_label
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
 from trackkit.games import tileset_of
@@ -120,7 +120,7 @@ def build_scene(track: Track, tileset: TileSet | None = None) -> Scene:
     )
     links = tuple((centre(a), centre(b)) for a, b in graph.edges)
     starts = tuple(
-        (chr(ord("A") + i), centre(node))
+        (start_path_label(i), centre(node))
         for i, node in enumerate(composed.start_squares)
         if node in graph
     )

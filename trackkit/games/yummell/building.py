@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from trackkit.board.geometry import ROTATIONS, Side, neighbour
 from trackkit.board.graph import PlacedTile, TrackGraph, compose, place_tiles
-from trackkit.board.problems import Problem
+from trackkit.board.problems import Level, Problem
+from trackkit.board.structure import is_finished
 from trackkit.board.tiles import Tile, TileRole, TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
@@ -30,8 +31,7 @@ def path_tiles_for_players(players: int) -> int:
     """How many path tiles the building rule puts in play for ``players`` players."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise TrackkitError(
-            f"the track-building rule is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            f"not {players}; pass --players between {MIN_PLAYERS} and {MAX_PLAYERS}"
+            f"the track-building rule is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
     return 2 * players if players == 2 else players
 
@@ -58,16 +58,17 @@ class Frontier:
     occupied: frozenset[tuple[int, int]]
 
 
-def frontier(track: Track, tileset: TileSet) -> Frontier | None:
+def frontier(track: Track, tileset: TileSet, composed: TrackGraph | None = None) -> Frontier | None:
     """The cell the next tile must take, or None if the path cannot go on (no tiles yet,
     a tile unusable or repeated, the path broken, the last tile the finish, or its exit
-    blocked)."""
-    placed = place_tiles(track, tileset)
+    blocked). ``composed`` is the track already composed, if the caller has it."""
+    composed = composed if composed is not None else compose(track, tileset)
+    placed = composed.placed
     if not placed or len(placed) != len(track.placements):
         return None
     if placed[0].tile.role is not TileRole.START:
         return None  # an unusable tile, or no start tile first: the path cannot go on
-    if not all(joint.connected for joint in compose(track, tileset).joints):
+    if not all(joint.connected for joint in composed.joints):
         return None  # the path is already broken
     if len(set(track.tiles)) != len(track.tiles):
         return None
@@ -173,15 +174,20 @@ def _can_complete(
     return False
 
 
-def can_complete(track: Track, tileset: TileSet | None = None, players: int | None = None) -> bool:
+def can_complete(
+    track: Track,
+    tileset: TileSet | None = None,
+    players: int | None = None,
+    composed: TrackGraph | None = None,
+) -> bool:
     """Whether a partial track can still be finished legally with the tiles left.
 
     With no player count, it can be finished if the finish fits after the last tile.
     """
     tileset = tileset if tileset is not None else tileset_of(track)
-    if track.placements and track.placements[-1].tile == tileset.finish.number:
+    if is_finished(track, tileset):
         return True
-    edge = frontier(track, tileset)
+    edge = frontier(track, tileset, composed)
     if edge is None:
         return False
     if players is None:
@@ -195,7 +201,12 @@ def can_complete(track: Track, tileset: TileSet | None = None, players: int | No
 
 
 def check_building_rule(
-    track: Track, tileset: TileSet, players: int, *, partial: bool = False
+    track: Track,
+    tileset: TileSet,
+    players: int,
+    *,
+    partial: bool = False,
+    composed: TrackGraph | None = None,
 ) -> list[Problem]:
     """Problems with ``track`` under the optional track-building rule for ``players``.
 
@@ -216,18 +227,32 @@ def check_building_rule(
                 level="building",
             )
         )
-    problems.extend(_no_space_problems(track, place_tiles(track, tileset)))
-    if partial and not problems and not can_complete(track, tileset, players):
-        problems.append(
-            Problem(
-                "dead-end",
-                "no way remains to place the path tiles still wanted and the finish with the "
-                "tiles left: every continuation runs into the track. Undo the last tile.",
-                level="building",
-                placement=len(track.placements) - 1 if track.placements else None,
-            )
-        )
+    placed = composed.placed if composed is not None else place_tiles(track, tileset)
+    problems.extend(_no_space_problems(track, placed))
+    if partial and not problems and not can_complete(track, tileset, players, composed):
+        problems.append(_dead_end(track, "building"))
     return problems
+
+
+def _dead_end(track: Track, level: Level) -> Problem:
+    """The problem of a partial track that cannot be completed: under the building rule
+    (the path tiles still wanted do not fit), or with no rule (not even the finish does)."""
+    last = len(track.placements) - 1 if track.placements else None
+    if level == "building":
+        return Problem(
+            "dead-end",
+            "no way remains to place the path tiles still wanted and the finish with the "
+            "tiles left: every continuation runs into the track. Undo the last tile.",
+            level="building",
+            placement=last,
+        )
+    return Problem(
+        "dead-end",
+        "the path of the last tile runs into the track, so not even the finish fits "
+        "after it. Undo it or turn it another way.",
+        placement=last,
+        tile=track.placements[-1].tile if track.placements else None,
+    )
 
 
 def track_problems(
@@ -244,19 +269,16 @@ def track_problems(
     track whether the path can still go on."""
     problems: list[Problem] = []
     if players is not None:
-        building = check_building_rule(track, tileset, players, partial=partial)
+        building = check_building_rule(track, tileset, players, partial=partial, composed=composed)
         # a dead end means "well built, but no way on": not said of a track already broken
         problems += [p for p in building if not (broken and p.code == "dead-end")]
-    elif partial and track.placements and not broken and not can_complete(track, tileset):
-        problems.append(
-            Problem(
-                "dead-end",
-                "the path of the last tile runs into the track, so not even the finish fits "
-                "after it. Undo it or turn it another way.",
-                placement=len(track.placements) - 1,
-                tile=track.placements[-1].tile,
-            )
-        )
+    elif (
+        partial
+        and track.placements
+        and not broken
+        and not can_complete(track, tileset, composed=composed)
+    ):
+        problems.append(_dead_end(track, "structure"))
     return problems
 
 

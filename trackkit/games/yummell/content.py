@@ -26,6 +26,7 @@ from trackkit.games.yummell.terrain import Terrain
 
 CHARACTERISTICS: tuple[str, ...] = ("strength", "agility", "sympathy", "magic")
 TERRAINS: tuple[str, ...] = tuple(t.value for t in Terrain)  # index = terrain code
+TERRAIN_COUNT = len(TERRAINS)
 MAX_CARD_NUMBER = 8
 
 

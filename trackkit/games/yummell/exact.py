@@ -47,11 +47,13 @@ from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
+    CARD_ARROW,
     CARD_EFFECT,
     CARD_PARAM,
     CARD_TERRAIN,
     CARD_TYPE,
     MAX_CARD_NUMBER,
+    TERRAIN_COUNT,
     CardType,
     Content,
     Effect,
@@ -528,7 +530,9 @@ def _encounter_table(
 ) -> tuple[np.ndarray, ...]:
     cards = content.cards
     kinds, params, chances, wins = [], [], [], []
-    cursed = {int(c[CARD_TERRAIN]) for c in cards if c[CARD_EFFECT] == Effect.CURSE and c[7]}
+    cursed = {
+        int(c[CARD_TERRAIN]) for c in cards if c[CARD_EFFECT] == Effect.CURSE and c[CARD_ARROW]
+    }
     if len(cursed) > 1:
         raise TrackkitError("the exact solver covers curses on one terrain only")
     for card in cards:
@@ -539,7 +543,7 @@ def _encounter_table(
             for number in range(1, MAX_CARD_NUMBER + 1):
                 total = challenge_total(character, advantage, card, number)
                 win[number] = challenge_won(total, card)
-        elif card[CARD_TYPE] == CardType.EVENT and card[7]:
+        elif card[CARD_TYPE] == CardType.EVENT and card[CARD_ARROW]:
             effect = card[CARD_EFFECT]
             if effect == Effect.BACK:
                 kind = BACK
@@ -587,10 +591,10 @@ def curse_levels(
     on_route = [n for n in nodes if cursed is not None and board.node_terrain[n] == cursed]
     if not on_route:
         return 1
-    no_events = np.zeros(4, dtype=np.int64)
+    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
     node = on_route[0]  # squares of one terrain cost the same
     for level in range(MAX_LEVELS):
-        curse = np.zeros(4, dtype=np.int64)
+        curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
         curse[cursed] = level
         cost = terrain_cost(
             board.node_base[node], board.node_terrain[node], character, advantage, curse, no_events
@@ -611,7 +615,9 @@ def _solve_pair(
     advantage_row = content.advantages[advantage]
     kinds, params, chances, wins = _encounter_table(content, character_row, advantage_row)
     cursed = [
-        int(c[CARD_TERRAIN]) for c in content.cards if c[CARD_EFFECT] == Effect.CURSE and c[7]
+        int(c[CARD_TERRAIN])
+        for c in content.cards
+        if c[CARD_EFFECT] == Effect.CURSE and c[CARD_ARROW]
     ]
     numbers = content.deck_numbers().astype(float)
     refill = numbers / numbers.sum()
@@ -625,9 +631,9 @@ def _solve_pair(
         highest,
     )
     cost = np.zeros((len(nodes), levels), dtype=np.int64)
-    no_events = np.zeros(4, dtype=np.int64)
+    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
     for level in range(levels):
-        curse = np.zeros(4, dtype=np.int64)
+        curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
         if cursed:
             curse[cursed[0]] = level
         for i, node in enumerate(nodes):

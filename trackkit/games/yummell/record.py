@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
 from trackkit.games.yummell.ruleset import play_batch
 from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
@@ -131,7 +132,7 @@ def _describe(
     if action == LOG_MOVE:
         text = f"{who} plays {card_name} for {value} MP: {a} → {b}"
     elif action == LOG_ROUTE:
-        text = f"{who} takes start path {chr(ord('A') + value)}"
+        text = f"{who} takes start path {start_path_label(value)}"
     elif action == LOG_REST:
         text = f"{who} rests on {a}" + (f", lifting curses worth {value} MP" if value else "")
     elif action == LOG_BOUNCE:

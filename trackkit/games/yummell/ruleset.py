@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from trackkit.board.graph import TrackGraph
+from trackkit.board.graph import TrackGraph, start_path_label
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet, bundled_tiles_folder, read_tileset
 from trackkit.board.track import Track
@@ -157,8 +157,14 @@ class Yummell:
             track, tileset, composed, players=players, partial=partial, broken=broken
         )
 
-    def completable(self, track: Track, tileset: TileSet, players: int | None) -> bool:
-        return building.can_complete(track, tileset, players)
+    def completable(
+        self,
+        track: Track,
+        tileset: TileSet,
+        players: int | None,
+        composed: TrackGraph | None = None,
+    ) -> bool:
+        return building.can_complete(track, tileset, players, composed)
 
     def options(self, **choices: Any) -> RaceOptions:
         return RaceOptions(**choices)
@@ -168,7 +174,7 @@ class Yummell:
 
     def groups(self, prepared: RaceBoard, options: RaceOptions) -> tuple[Group, ...]:
         content = options.content
-        labels = tuple(chr(ord("A") + i) for i in range(len(prepared.routes)))
+        labels = tuple(start_path_label(i) for i in range(len(prepared.routes)))
         return (
             Group("character", "Character", "characters", content.character_names),
             Group("advantage", "Advantage", "advantages", content.advantage_names),

@@ -11,7 +11,14 @@ import numpy as np
 from trackkit.board.graph import TrackGraph
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
-from trackkit.games.yummell.content import ARTEFACT, CARD_TYPE, TERRAINS, Content, load_content
+from trackkit.games.yummell.content import (
+    ARTEFACT,
+    CARD_TYPE,
+    TERRAIN_COUNT,
+    TERRAINS,
+    Content,
+    load_content,
+)
 from trackkit.games.yummell.policies import POLICIES
 from trackkit.games.yummell.rules import HAND_SIZE
 from trackkit.games.yummell.state import (
@@ -29,6 +36,7 @@ from trackkit.validate import validate
 MAX_PLAYERS = 8
 _INDEX = re.compile(r"[0-9]+")
 DeckModel = Literal["finite", "infinite"]
+DECK_MODELS: tuple[DeckModel, ...] = ("finite", "infinite")  # SPEC.md §4
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ class RaceOptions:
             raise TrackkitError(f"players is a whole number, not {self.players!r}")
         if not 1 <= self.players <= MAX_PLAYERS:
             raise TrackkitError(f"a race has 1 to {MAX_PLAYERS} players, not {self.players}")
-        if self.deck not in ("finite", "infinite"):
+        if self.deck not in DECK_MODELS:
             raise TrackkitError(f"the deck model is 'finite' or 'infinite', not {self.deck!r}")
         for policy in (self.policy, *self.policies):
             if policy not in POLICIES:
@@ -254,7 +262,7 @@ def new_state(
         active_n=ints(n),
         pending=ints(n, MAX_ARTEFACTS),
         pending_n=ints(n),
-        curse=ints(n, 4),
+        curse=ints(n, TERRAIN_COUNT),
         toll=ints(n),
         order_pos=ints(n),
         reached=ints(n),
