@@ -31,7 +31,6 @@ def test_the_examples_in_a_modules_docstrings_hold(name: str) -> None:
 def test_the_examples_are_found() -> None:
     """A change that stopped the examples from being found would leave nothing checked."""
     attempted = sum(
-        doctest.testmod(importlib.import_module(name), verbose=False).attempted
-        for name in MODULES
+        doctest.testmod(importlib.import_module(name), verbose=False).attempted for name in MODULES
     )
     assert attempted >= 30
