@@ -88,3 +88,8 @@ class ContentFileError(LocatedError):
 
 class OutputFileError(LocatedError):
     """A file trackkit was asked to write that cannot be written (or must not be replaced)."""
+
+
+class ExistingFileError(OutputFileError):
+    """A file trackkit was asked to write exists already and was not to be replaced (each
+    shell says how to allow it: the command line's ``--force``)."""

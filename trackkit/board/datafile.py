@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from trackkit.errors import LocatedError, OutputFileError
+from trackkit.errors import ExistingFileError, LocatedError, OutputFileError
 
 # Far more than any tile, track or content file needs (the bundled deck is 12 kB); keeps a
 # wrong file (a video called deck.toml) from being read into memory.
@@ -331,7 +331,7 @@ def output_path(
     if kind is not None or not stat.S_ISREG(info.st_mode):
         raise error(name, None, f"is {kind or 'not a regular file'}; name a file to write")
     if not overwrite:
-        raise error(name, None, "already exists; choose another name or pass --force")
+        raise ExistingFileError(name, None, "already exists; choose another name")
     return target
 
 

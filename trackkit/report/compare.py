@@ -1,4 +1,5 @@
-"""Tracks side by side: exact solo length, simulated length, MP per square, terrain mix."""
+"""Tracks side by side: exact solo length, simulated length, MP per square, terrain mix;
+the ranked table as data and as the text ``trackkit compare`` prints."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 from trackkit.board.track import Track
 from trackkit.games.yummell.exact import exact_solo
 from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.setup import RaceOptions, race_board
 from trackkit.games.yummell.terrain import Terrain, route_cost
 from trackkit.sim.montecarlo import simulate
+
+MIX_COLUMNS = ("plain", "woods", "hills", "swamp")  # the terrain mix's columns, in order
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,29 @@ def compare_tracks(
     ]
 
 
-def compare_presets(
-    options: RaceOptions | None = None, *, races: int = 10_000, seed: int = 0
-) -> list[TrackFigures]:
-    """The six presets side by side."""
-    return compare_tracks(
-        {slug: load_preset(slug) for slug in PRESET_SLUGS}, options, races=races, seed=seed
+def compare_summary(rows: list[TrackFigures]) -> list[dict[str, Any]]:
+    """The ranked rows as JSON-able data, one dict per track."""
+    return [row.to_json() for row in rows]
+
+
+def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: int) -> str:
+    """A ranked table: exact solo length, simulated length with its 95% interval, MP per
+    square and terrain mix along the greedy start path; ``players``, ``races`` and ``seed``
+    are those the rows were simulated with."""
+    lines = [
+        f"{len(rows)} tracks, {players} players, {races:,} races each, seed "
+        f"{seed}; ranked from the longest race",
+        f"{'#':>2} {'track':<32} {'exact solo':>10} {'simulated (95% CI)':>24} {'MP/sq':>6}  "
+        + " ".join(MIX_COLUMNS),
+    ]
+    for row in rows:
+        mix = " ".join(f"{100 * row.terrain_mix[t]:4.0f}%" for t in MIX_COLUMNS)
+        lines.append(
+            f"{row.rank:>2} {row.name[:32]:<32} {row.exact_solo_rounds:>10.2f} "
+            f"{row.mean_rounds:>8.2f} ({row.ci95[0]:.2f}-{row.ci95[1]:.2f})  "
+            f"{row.mp_per_square:>6.2f}  {mix}"
+        )
+    lines.append(
+        "exact solo: one character dealt at random, infinite deck, greedy (trackkit exact)"
     )
+    return "\n".join(lines)

@@ -23,8 +23,9 @@ from trackkit.board.tiles import Tile, TileRole, TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games import tileset_of
+from trackkit.games.yummell import PLAYERS
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
+MIN_PLAYERS, MAX_PLAYERS = PLAYERS.build_min, PLAYERS.build_max
 
 
 def path_tiles_for_players(players: int) -> int:

@@ -24,12 +24,11 @@ from trackkit.board.graph import TrackGraph, start_path_label
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet, bundled_tiles_folder, read_tileset
 from trackkit.board.track import Track
-from trackkit.games.base import BatchResult, Group, PlayerBounds, batch_stream, square_schema
-from trackkit.games.yummell import building, presets
+from trackkit.games.base import BatchResult, Group, batch_stream, square_schema
+from trackkit.games.yummell import PLAYERS, building, presets
 from trackkit.games.yummell.content import Content, load_content
 from trackkit.games.yummell.policies import POLICIES
 from trackkit.games.yummell.setup import (
-    MAX_PLAYERS,
     RaceBoard,
     RaceOptions,
     new_state,
@@ -118,7 +117,7 @@ class Yummell:
 
     name = "yummell"
     title = "Yummell"
-    players = PlayerBounds(1, MAX_PLAYERS, building.MIN_PLAYERS, building.MAX_PLAYERS)
+    players = PLAYERS
     policies = tuple(POLICIES)
     square_schema = YummellSquare
 

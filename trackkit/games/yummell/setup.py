@@ -11,6 +11,7 @@ import numpy as np
 from trackkit.board.graph import TrackGraph
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
+from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.content import (
     ARTEFACT,
     CARD_TYPE,
@@ -33,7 +34,7 @@ from trackkit.games.yummell.state import (
 )
 from trackkit.validate import validate
 
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = PLAYERS.race_min, PLAYERS.race_max
 _INDEX = re.compile(r"[0-9]+")
 DeckModel = Literal["finite", "infinite"]
 DECK_MODELS: tuple[DeckModel, ...] = ("finite", "infinite")  # SPEC.md §4
@@ -71,8 +72,10 @@ class RaceOptions:
         """
         if isinstance(self.players, bool) or not isinstance(self.players, int | np.integer):
             raise TrackkitError(f"players is a whole number, not {self.players!r}")
-        if not 1 <= self.players <= MAX_PLAYERS:
-            raise TrackkitError(f"a race has 1 to {MAX_PLAYERS} players, not {self.players}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise TrackkitError(
+                f"a race has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
+            )
         if self.deck not in DECK_MODELS:
             raise TrackkitError(f"the deck model is 'finite' or 'infinite', not {self.deck!r}")
         for policy in (self.policy, *self.policies):
