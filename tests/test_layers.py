@@ -72,6 +72,14 @@ def test_simulation_knows_the_interface_but_no_game() -> None:
         assert not wrong, f"{module} imports {wrong}"
 
 
+def test_a_game_imports_nothing_above_the_games() -> None:
+    above = ("trackkit.sim", "trackkit.report", "trackkit.render", "trackkit.validate")
+    above += ("trackkit.design", "trackkit.app", "trackkit.cli")
+    for module, imported in _importing("trackkit.games").items():
+        wrong = [i for i in imported if _under(i, *above)]
+        assert not wrong, f"{module} imports {wrong}"
+
+
 @pytest.mark.parametrize("layer", ["trackkit.games", "trackkit.sim", "trackkit.board"])
 def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
     for module, imported in _importing(layer).items():

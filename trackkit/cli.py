@@ -253,7 +253,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from trackkit.games.yummell.bench import run_bench
+    from trackkit.report.bench import run_bench
 
     result = run_bench(races=args.races, repeats=args.repeat)
     _emit(args, result.to_json(), bench_text(result))

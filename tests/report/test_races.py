@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from trackkit.games.yummell.bench import BenchResult
 from trackkit.games.yummell.exact import ExactResult
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import record_race
 from trackkit.games.yummell.setup import RaceOptions
+from trackkit.report.bench import BenchResult
 from trackkit.report.races import bench_text, exact_text, percent, race_text, simulate_text
 from trackkit.sim.montecarlo import SimulationResult, simulate
 

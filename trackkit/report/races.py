@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the results' modules load the engine; formatting needs none of it
-    from trackkit.games.yummell.bench import BenchResult
     from trackkit.games.yummell.exact import ExactResult
     from trackkit.games.yummell.record import RaceRecord
+    from trackkit.report.bench import BenchResult
     from trackkit.sim.montecarlo import SimulationResult
 
 CROWDED_SQUARES = 5  # squares listed as the most crowded

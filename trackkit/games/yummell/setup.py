@@ -8,9 +8,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from trackkit.board.graph import TrackGraph
+from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.structure import check_structure
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
+from trackkit.games import tileset_of
 from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.content import (
     ARTEFACT,
@@ -32,7 +34,6 @@ from trackkit.games.yummell.state import (
     Players,
     Tally,
 )
-from trackkit.validate import validate
 
 MIN_PLAYERS, MAX_PLAYERS = PLAYERS.race_min, PLAYERS.race_max
 _INDEX = re.compile(r"[0-9]+")
@@ -118,9 +119,9 @@ class RaceOptions:
     @property
     def ruleset(self) -> Any:
         """The game these options are for (Yummell)."""
-        from trackkit.games.yummell.ruleset import RULESET
+        from trackkit.games import get_ruleset  # the registry finds the game's ruleset
 
-        return RULESET
+        return get_ruleset("yummell")
 
     def summary(self) -> dict[str, Any]:
         """The options a report names beside its figures."""
@@ -207,16 +208,16 @@ class RaceBoard:
 
 
 def race_board(track: Track) -> RaceBoard:
-    """The engine's view of ``track``; refuses a track that is not structurally valid."""
-    report = validate(track)
-    if not report.ok:
-        first = report.problems[0]
+    """The engine's view of ``track``, composed once; refuses a track that is not
+    structurally valid (the building rule does not matter to a race)."""
+    tileset = tileset_of(track)
+    composed = compose(track, tileset)
+    problems = check_structure(track, tileset, composed)
+    if problems:
         raise TrackkitError(
-            f"track {track.name!r} cannot be raced: {len(report.problems)} problem(s), "
-            f"first: {first}. Run `trackkit validate` for all of them."
+            f"track {track.name!r} cannot be raced: {len(problems)} problem(s), "
+            f"first: {problems[0]}. Run `trackkit validate` for all of them."
         )
-    composed = report.composed
-    assert composed is not None
     nodes = tuple(composed.graph.nodes)
     index = {node: i for i, node in enumerate(nodes)}
     routes = [tuple(route) for route in composed.routes()]

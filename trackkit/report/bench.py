@@ -41,7 +41,7 @@ def _rate(races: int, repeats: int, first_batch: int = 0) -> list[float]:
 def interpreted_rates(races: int, repeats: int) -> list[float]:
     """The same engine as plain Python, measured in a subprocess with the JIT disabled."""
     code = (
-        "import json; from trackkit.games.yummell.bench import _rate; "
+        "import json; from trackkit.report.bench import _rate; "
         f"print(json.dumps(_rate({races}, {repeats})))"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
