@@ -262,7 +262,42 @@ def parse_tile(
     def fail(field: str, problem: str) -> TileFileError:
         return TileFileError(source, field, problem)
 
-    ids: dict[str, int] = {}
+    attributes = _check_squares(spec, grid, square_schema, fail)
+    links = _check_paths(spec, fail)
+    link_graph = nx.DiGraph(links)
+    link_graph.add_nodes_from(s.id for s in spec.squares)
+    if not nx.is_directed_acyclic_graph(link_graph):
+        cycle = " → ".join(a for a, _ in nx.find_cycle(link_graph))
+        raise fail(
+            "paths", f"the paths loop back on themselves ({cycle}); a race only goes forward"
+        )
+    _check_junctions(spec, grid, fail)
+    _check_role(spec, link_graph, fail)
+    return Tile(
+        number=spec.number,
+        role=spec.role,
+        name=spec.name or f"Tile {spec.number}",
+        grid=grid,
+        squares=tuple(
+            Square(s.id, s.at, attrs) for s, attrs in zip(spec.squares, attributes, strict=True)
+        ),
+        links=tuple(links),
+        junctions=tuple(Junction(j.edge, j.square) for j in spec.junctions),
+        reconstructed=spec.reconstructed,
+        provenance=spec.provenance,
+        source=source,
+    )
+
+
+Fail = Callable[[str, str], TileFileError]
+
+
+def _check_squares(
+    spec: _TileSpec, grid: int, square_schema: SquareSchema, fail: Fail
+) -> list[dict[str, Any]]:
+    """Each square's game fields (checked by the game's schema), a unique id, and a cell of
+    its own inside the grid; returns the squares' game attributes."""
+    ids: set[str] = set()
     cells: dict[tuple[int, int], str] = {}
     attributes: list[dict[str, Any]] = []
     for index, square in enumerate(spec.squares):
@@ -274,7 +309,7 @@ def parse_tile(
         attributes.append(game_fields.model_dump(mode="json"))
         if square.id in ids:
             raise fail(f"squares[{index}].id", f"square id {square.id!r} is used twice")
-        ids[square.id] = index
+        ids.add(square.id)
         column, row = square.at
         if not (0 <= column < grid and 0 <= row < grid):
             raise fail(
@@ -288,20 +323,26 @@ def parse_tile(
                 f"cell {list(square.at)} already holds square {cells[square.at]!r}",
             )
         cells[square.at] = square.id
+    return attributes
 
+
+def _check_paths(spec: _TileSpec, fail: Fail) -> list[tuple[str, str]]:
+    """Paths of known squares, each step to a square sharing an edge, every square on one;
+    returns the links, each once, in the order the paths give them."""
+    at = {square.id: square.at for square in spec.squares}
     links: list[tuple[str, str]] = []
     linked: set[str] = set()
     for p, path in enumerate(spec.paths):
         if not path:
             raise fail(f"paths[{p}]", "a path lists at least one square")
         for s, square_id in enumerate(path):
-            if square_id not in ids:
+            if square_id not in at:
                 raise fail(f"paths[{p}][{s}]", f"no square has id {square_id!r}")
             linked.add(square_id)
             if s == 0:
                 continue
             previous = path[s - 1]
-            a, b = spec.squares[ids[previous]].at, spec.squares[ids[square_id]].at
+            a, b = at[previous], at[square_id]
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
                 raise fail(
                     f"paths[{p}][{s}]",
@@ -313,15 +354,13 @@ def parse_tile(
     for index, square in enumerate(spec.squares):
         if square.id not in linked:
             raise fail(f"squares[{index}]", f"square {square.id!r} is on no path")
+    return links
 
-    link_graph = nx.DiGraph(links)
-    link_graph.add_nodes_from(ids)
-    if not nx.is_directed_acyclic_graph(link_graph):
-        cycle = " → ".join(a for a, _ in nx.find_cycle(link_graph))
-        raise fail(
-            "paths", f"the paths loop back on themselves ({cycle}); a race only goes forward"
-        )
 
+def _check_junctions(spec: _TileSpec, grid: int, fail: Fail) -> None:
+    """As many junctions as the role has, on different edges, each on a known square in
+    the middle of its edge."""
+    at = {square.id: square.at for square in spec.squares}
     expected = JUNCTIONS_PER_ROLE[spec.role]
     if len(spec.junctions) != expected:
         raise fail(
@@ -331,20 +370,24 @@ def parse_tile(
         )
     sides: set[Side] = set()
     for index, junction in enumerate(spec.junctions):
-        if junction.square not in ids:
+        if junction.square not in at:
             raise fail(f"junctions[{index}].square", f"no square has id {junction.square!r}")
         if junction.edge in sides:
             raise fail(f"junctions[{index}].edge", f"edge {junction.edge.value} has two junctions")
         sides.add(junction.edge)
         middle = edge_middle(junction.edge, grid)
-        at = spec.squares[ids[junction.square]].at
-        if at != middle:
+        if at[junction.square] != middle:
             raise fail(
                 f"junctions[{index}].square",
-                f"square {junction.square!r} is at {list(at)}, but a junction on edge "
-                f"{junction.edge.value} sits in the middle of that edge, at {list(middle)}",
+                f"square {junction.square!r} is at {list(at[junction.square])}, but a junction "
+                f"on edge {junction.edge.value} sits in the middle of that edge, at "
+                f"{list(middle)}",
             )
 
+
+def _check_role(spec: _TileSpec, link_graph: nx.DiGraph, fail: Fail) -> None:
+    """The paths run as the role wants: every start path to the exit junction, the finish
+    tile from its entry to one finish square, a path tile from one junction to the other."""
     sources = [s.id for s in spec.squares if link_graph.in_degree(s.id) == 0]
     sinks = [s.id for s in spec.squares if link_graph.out_degree(s.id) == 0]
     junction_squares = [j.square for j in spec.junctions]
@@ -371,21 +414,6 @@ def parse_tile(
             f"({' and '.join(map(repr, junction_squares))}); they begin on {sources} "
             f"and end on {sinks}",
         )
-
-    return Tile(
-        number=spec.number,
-        role=spec.role,
-        name=spec.name or f"Tile {spec.number}",
-        grid=grid,
-        squares=tuple(
-            Square(s.id, s.at, attrs) for s, attrs in zip(spec.squares, attributes, strict=True)
-        ),
-        links=tuple(links),
-        junctions=tuple(Junction(j.edge, j.square) for j in spec.junctions),
-        reconstructed=spec.reconstructed,
-        provenance=spec.provenance,
-        source=source,
-    )
 
 
 def bundled_tiles_folder() -> Path:
