@@ -11,6 +11,7 @@ import csv
 import io
 import re
 
+from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.sim.montecarlo import SimulationResult
@@ -58,4 +59,4 @@ def races_csv(result: SimulationResult) -> str:
 
 
 def _path_label(route: int) -> str:
-    return chr(ord("A") + route) if route >= 0 else ""  # never left the start
+    return start_path_label(route) if route >= 0 else ""  # never left the start
