@@ -10,6 +10,7 @@ import streamlit as st
 
 from trackkit.app.common import design, read_upload, tiles
 from trackkit.board.track import Track
+from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.warmup import start_warmup
 from trackkit.validate import validate
@@ -21,6 +22,20 @@ UPLOAD = "Upload a track file"
 # app.py imports the pages, and so this module, when the server runs its first session:
 # the engine starts compiling then, in a child process, long before anyone asks for a race
 start_warmup()
+
+
+def players_slider(column: Any, key: str, default: int = 5) -> int:
+    """How many players race: a slider over the game's race bounds, kept across pages."""
+    return int(
+        kept(
+            column.slider,
+            "Players",
+            key,
+            default,
+            min_value=PLAYERS.race_min,
+            max_value=PLAYERS.race_max,
+        )
+    )
 
 
 def kept(widget: Callable[..., Any], label: str, key: str, default: Any, **options: Any) -> Any:

@@ -8,9 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import current_design, kept, wait_for_engine
+from trackkit.app.choices import current_design, kept, players_slider, wait_for_engine
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.games.yummell.setup import RaceOptions
 from trackkit.report.compare import TrackFigures
 from trackkit.report.compare_cache import SolvedKey, compare_tracks_kept
@@ -66,15 +65,7 @@ def page() -> None:
     if mine is None:
         st.caption(f"Your design is not among them: {why_not}.")
     left, right = st.columns(2)
-    bounds = YUMMELL.players
-    players = kept(
-        left.slider,
-        "Players",
-        "compare-players",
-        5,
-        min_value=bounds.race_min,
-        max_value=bounds.race_max,
-    )
+    players = players_slider(left, "compare-players")
     races = kept(
         right.number_input,
         "Races per track",

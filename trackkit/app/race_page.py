@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import choose_track, kept, wait_for_engine
+from trackkit.app.choices import choose_track, kept, players_slider, wait_for_engine
 from trackkit.app.common import MAX_RACES
 from trackkit.app.picture import picture_downloads
 from trackkit.board.track import Track
@@ -40,15 +40,7 @@ def page() -> None:
         picture_downloads(track, key="race")
     content = load_content()
     left, right = st.columns(2)
-    bounds = YUMMELL.players
-    players = kept(
-        left.slider,
-        "Players",
-        "race-players",
-        5,
-        min_value=bounds.race_min,
-        max_value=bounds.race_max,
-    )
+    players = players_slider(left, "race-players")
     policy = kept(
         left.selectbox,
         "Policy",

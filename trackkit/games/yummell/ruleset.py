@@ -193,17 +193,7 @@ class Yummell:
             ),
         )
 
-    def play_batch(
-        self,
-        prepared: RaceBoard,
-        options: RaceOptions,
-        seed: int,
-        batch: int,
-        races: int,
-        *,
-        log_rows: int = 0,
-    ) -> BatchResult:
-        return play_batch(prepared, options, seed, batch, races, log_rows=log_rows)
+    play_batch = staticmethod(play_batch)
 
     def exact_solo(self, track: Track, **choices: Any) -> Any:
         from trackkit.games.yummell.exact import exact_solo
