@@ -367,7 +367,8 @@ def take_turn(
     policy = players.policy[p]
     advantage = advantages[players.advantage[p]]
     character = characters[players.character[p]]
-    turn_delta = np.zeros(4, dtype=np.int64)
+    turn_delta = tally.turn_delta  # this turn's terrain events, none yet
+    turn_delta[:] = 0
 
     # 1. Preparation: draw a card
     add_to_hand(players, p, draw(deck, cards, rng, tally))
@@ -582,7 +583,9 @@ def play_race(
     """Play one race from the dealt state to the end of the round in which the first
     character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped)."""
     n = players.pos.shape[0]
-    order = np.arange(n)
+    order = tally.order
+    for k in range(n):
+        order[k] = k
     for rnd in range(1, MAX_ROUNDS + 1):
         shuffle(order, n, rng, tally)  # the turn order is drawn from the bag every round
         for k in range(n):
@@ -623,14 +626,17 @@ def deal(
     """Set up a race: characters and advantages (given, or dealt at random), a shuffled
     deck, empty squares, and four cards each."""
     n, n_characters = players.pos.shape[0], characters.shape[0]
+    pool = tally.pool
     if fixed_characters[0] < 0:
-        pool = np.arange(n_characters)
+        for i in range(n_characters):
+            pool[i] = i
         shuffle(pool, n_characters, rng, tally)
         players.character[:] = pool[:n]
     else:
         players.character[:] = fixed_characters
     if fixed_advantages[0] < 0:
-        pool = np.arange(n_advantages)
+        for i in range(n_advantages):
+            pool[i] = i
         shuffle(pool, n_advantages, rng, tally)
         players.advantage[:] = pool[:n]
     else:
@@ -650,7 +656,8 @@ def deal(
     tally.occupancy[:] = 0
     tally.tolls[:] = 0
     total = cards.shape[0]
-    deck.pile[:] = np.arange(total)
+    for i in range(total):
+        deck.pile[i] = i
     deck.counts[0], deck.counts[1] = total, 0
     if not deck.counts[2]:
         shuffle(deck.pile, total, rng, tally)
@@ -684,6 +691,7 @@ def play_batch(
     place in the last round's turn order."""
     board, players, deck, tally = unmanaged_state(board, players, deck, tally)
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
+    fixed_characters, fixed_advantages = unmanaged(fixed_characters), unmanaged(fixed_advantages)
     for r in range(rounds.shape[0]):
         deal(
             players,

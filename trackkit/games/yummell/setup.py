@@ -284,5 +284,8 @@ def new_state(
         log_n=ints(1),
         dice=dice,
         clock=ints(1),
+        order=ints(n),
+        turn_delta=ints(TERRAIN_COUNT),
+        pool=ints(max(options.content.characters.shape[0], options.content.advantages.shape[0])),
     )
     return players, deck, tally

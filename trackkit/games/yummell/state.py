@@ -78,6 +78,10 @@ class Tally(NamedTuple):
     log_n: np.ndarray  # [rows written]
     dice: np.ndarray  # RANDOM_BUFFER buffered 32-bit draws, then the cursor
     clock: np.ndarray  # [placements made in this race]: orders arrivals on squares
+    # working space, allocated once with the rest so the compiled turn allocates nothing
+    order: np.ndarray  # (P,) the players in this round's turn order
+    turn_delta: np.ndarray  # (terrains,) MP this turn's events add to each terrain
+    pool: np.ndarray  # (characters or advantages, whichever more): dealing them out
 
 
 # --- randomness ------------------------------------------------------------------------
@@ -192,5 +196,8 @@ def unmanaged_state(
             u(tally.log_n),
             u(tally.dice),
             u(tally.clock),
+            u(tally.order),
+            u(tally.turn_delta),
+            u(tally.pool),
         ),
     )
