@@ -1,0 +1,1 @@
+"""The demo tracks, as track files (data only; reconstructions, not the printed board)."""
