@@ -90,6 +90,99 @@ def test_agrees_with_a_dense_linear_solve(advantage: int) -> None:
     assert exact.expected_rounds == pytest.approx(expected, abs=1e-9)
 
 
+def _value_iteration(track: Track, content: Content, character: int, advantage: int) -> float:
+    """The expected rounds with encounters by plain value iteration over (square, hand of
+    four): every state's value from all the values of the step before, until none changes.
+
+    The chain comes from the solver's own tables (the turns' outcomes, the encounter cards
+    grouped), so this checks how the solver solves it (each square's hands by sweeps, a
+    hand's chance of coming back as itself solved for, three-card hands refilled, hands
+    whose values are final after one sweep left out of the next ones), not the rules: the
+    simulator checks those. Only for routes without the cursed terrain (one curse level).
+    """
+    from trackkit.games.yummell import exact
+    from trackkit.games.yummell.policies import greedy_route
+    from trackkit.games.yummell.rules import is_steady, terrain_cost
+    from trackkit.games.yummell.setup import race_board
+
+    board = race_board(track).board
+    route = greedy_route(board)
+    nodes = board.route_nodes[route, : board.route_len[route]]
+    who, what = content.characters[character], content.advantages[advantage]
+    zeros = np.zeros(4, dtype=np.int64)
+    cost = [
+        terrain_cost(board.node_base[n], board.node_terrain[n], who, what, zeros, zeros)
+        for n in nodes
+    ]
+    terrain = board.node_terrain[nodes]
+    q = content.deck_numbers() / content.deck_numbers().sum()
+    below = np.cumsum(q)
+    best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
+    two = content.advantage_names[advantage] == "Advantage 4"
+    prob, mp, after, held, lost, keep = exact._turns(q.tobytes(), best_of_two.tobytes(), two)
+    refilled = exact._refilled()
+    kinds, params, chances, wins = exact._encounter_table(content, who, what)
+    steady = is_steady(who, what)
+    squares = len(nodes)
+    finish = squares - 1
+
+    def walk(square: int, points: int) -> int:
+        while square + 1 < squares and cost[square + 1] <= points:
+            points -= cost[square + 1]
+            square += 1
+        return square
+
+    # rows: square + 1, 0 off the board, the finish's row 0 (no more rounds)
+    rows = np.arange(squares)[:, None, None]
+    ends = np.array([[walk(row - 1, points) for points in range(9)] for row in range(squares)])
+    ends = ends[rows, mp]  # (rows, hands, outcomes)
+    # where each outcome leads, in [hand values, encounter values, 0 (finished)]
+    hands, kept = len(exact.HANDS4), len(held)
+    index = np.where(ends == rows - 1, (ends + 1) * hands + keep[after], 0)
+    index = np.where(ends > rows - 1, (squares + 1) * hands + (ends + 1) * kept + after, index)
+    index = np.where(ends == finish, (squares + 1) * (hands + kept), index)
+    first_win = np.argmax(wins[:, held], axis=2)  # (kinds, held): the lowest winning card
+    value = np.zeros((squares + 1, hands))
+    for _ in range(10_000):
+        # a hand that lost a card: kept as it is, or refilled with one card
+        lost_value = value if two else value[:, refilled[:, 1:]] @ q[1:]
+        meet = np.zeros((squares + 1, kept))  # an encounter on each square but the finish
+        for k, kind in enumerate(kinds):
+            if kind == exact.CREATURE:  # won: one square ahead; lost: one back, lowest played
+                won = wins[k, held].any(axis=1)
+                ahead = lost_value[2:][:, lost[np.arange(kept), first_win[k]]]
+                outcome = np.where(won, ahead, lost_value[:-2][:, lost[:, 0]])
+            elif kind == exact.DISCARD:
+                outcome = lost_value[1:-1][:, lost[:, 0]]
+            elif kind in (exact.BACK, exact.BACK_IF_TERRAIN) and not steady:
+                bites = (terrain[:-1] == params[k]) | (kind == exact.BACK)
+                outcome = np.where(bites[:, None], value[:-2][:, keep], value[1:-1][:, keep])
+            else:  # nothing happens (a curse on no square of the route too)
+                outcome = value[1:-1][:, keep]
+            meet[1:-1] += chances[k] * outcome
+        known = np.concatenate((value.ravel(), meet.ravel(), [0.0]))
+        new = 1.0 + (prob * known[index]).sum(axis=2)
+        change = np.abs(new - value[:-1]).max()
+        value[:-1] = new
+        if change < 1e-13:
+            return float(exact._hand_probabilities(q) @ value[0])
+    raise AssertionError("the value iteration did not settle")
+
+
+@pytest.mark.parametrize("advantage", [0, 3])  # Climbing; draw-two-keep-one
+@pytest.mark.parametrize("character", [0, 2])
+def test_with_encounters_agrees_with_plain_value_iteration(
+    tmp_path: Path, character: int, advantage: int
+) -> None:
+    # the Mushroom Curse moved to swamps, which the short track has none of: one curse level
+    curse = 'effect = "curse"\nterrain = "hills"'
+    content = _content_with(tmp_path, deck=lambda t: t.replace(curse, curse[:-7] + '"swamp"'))
+    exact = exact_solo(SHORT, character=character, advantage=advantage, content=content)
+    assert exact.curse_levels == 1 and exact.never_finishes == 0.0
+    expected = _value_iteration(SHORT, content, character, advantage)
+    assert exact.expected_rounds == pytest.approx(expected, abs=1e-9)
+
+
 # character/advantage pairs that exercise different rules: fluttering and the steady
 # advantage (the curse tail decides this one: ISSUE 7 item 4), the toll and Climbing (hills
 # cheaper: one more curse level), cleptomania and draw-two-keep-one, a challenge ability and
@@ -148,6 +241,19 @@ def test_a_solve_that_does_not_settle_stops_with_a_message() -> None:
     with pytest.raises(TrackkitError, match="did not settle before the start"):
         exact._converged(-1, np.arange(10))
     exact._converged(-2, np.arange(10))  # settled everywhere: no error
+
+
+def test_a_hand_that_never_leaves_its_square_does_not_settle() -> None:
+    # one hand that always comes back as itself (leave = 1 / (1 - 1)): the sweeps give up
+    # at once, and the solver reports the square as one that did not settle
+    from trackkit.games.yummell import exact
+
+    none = np.zeros(0, dtype=np.int64)
+    equations = (np.zeros((2, 1)), np.array([np.inf]), np.zeros(2, dtype=np.int64), none)
+    equations += (np.zeros(0), none)
+    refill = np.full(9, 1 / 8)
+    sweeps = exact._settle(np.zeros((2, 1)), equations, none, 0, True, exact._refilled(), refill)
+    assert sweeps > exact.MAX_SWEEPS
 
 
 def test_more_curse_levels_than_the_bound_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,11 @@ With one character, the infinite deck (every draw independent) and the greedy po
 race is a Markov chain over (square along the greedy route, hand as a multiset of four
 card numbers, curse level). A turn only ever ends at or ahead of the square it began on
 (going back follows advancing), so the chain is solved square by square from the finish
-backwards, each square's few self-loops by fixed-point iteration. The result is the
-exact expected number of rounds, free of sampling noise, and the simulator's oracle.
+backwards. On a square, at a curse level, only the turns that come back to it couple its
+hands: no card paid for the next square, or one square ahead and sent back by an
+encounter. A hand's chance of coming back as itself is solved for, not iterated, and the
+rest settles in a few Gauss-Seidel sweeps (:func:`_equations`). The result is the exact
+expected number of rounds, free of sampling noise, and the simulator's oracle.
 
 The rules come from :mod:`trackkit.games.yummell.rules` and the choices from
 :mod:`trackkit.games.yummell.policies` (the same compiled functions the engine plays with).
@@ -18,10 +21,11 @@ move, so it has no encounter that could carry it past): the race never ends. Suc
 exist with a tiny probability on tracks with hills and the Mushroom Curse; the simulator
 stops them at its round limit and counts them as ``MAX_ROUNDS + 1`` rounds. The solver
 computes the probability ``q`` of finishing and ``m = E[rounds; finished]`` from the same
-chain (``q`` first, then ``m`` with reward ``q`` per turn, since ``m(s) = q(s) + E[m(s')]``)
-and reports ``m + (MAX_ROUNDS + 1)(1 - q)``: the simulator's measure, exact but for races
-that could finish yet take more than ``MAX_ROUNDS`` rounds (with a mean of a few dozen
-rounds, a vanishing share), and the probability that a race never ends.
+chain, together (a state's ``q`` first, then its ``m`` with reward ``q`` per turn, since
+``m(s) = q(s) + E[m(s')]``) and reports ``m + (MAX_ROUNDS + 1)(1 - q)``: the simulator's
+measure, exact but for races that could finish yet take more than ``MAX_ROUNDS`` rounds
+(with a mean of a few dozen rounds, a vanishing share), and the probability that a race
+never ends.
 
 Covered: movement with terrain costs and modifiers, the hand of four, draw-two-keep-one
 (a sixth card before moving, :func:`trackkit.games.yummell.engine.draw_two_keep_one`), encounters
@@ -72,11 +76,15 @@ COVERS = (
     f"can never end counts {MAX_ROUNDS + 1} rounds, as the simulator counts it"
 )
 TOLERANCE = 1e-10  # on values of a few to a few dozen rounds
-MAX_SWEEPS = 20_000  # per square: far more than any content seen needs (a few hundred)
+MAX_SWEEPS = 20_000  # per square and curse level: far more than any content seen needs (42)
 MAX_LEVELS = 64  # curse levels: a curse of +1 on a 1-MP terrain needs 9
 HAND = 4
 # what an encounter card does to a solo greedy character, by kind
 NOTHING, CREATURE, BACK, BACK_IF_TERRAIN, CURSE, DISCARD = range(6)
+# the two values solved for every state: the chance of finishing, and the rounds of the
+# races that finish (``q`` and ``m`` of the module docstring)
+CHANCE, ROUNDS = range(2)
+VALUES = 2
 
 
 def _hands(size: int) -> np.ndarray:
@@ -143,6 +151,18 @@ def _with(hand: np.ndarray, number: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _by_mp(prob: np.ndarray, mp: np.ndarray, after: np.ndarray) -> None:
+    """Sort one hand's outcomes by the MP they play, ascending (an insertion sort: a few)."""
+    for i in range(1, mp.shape[0]):
+        j = i
+        while j > 0 and mp[j - 1] > mp[j]:
+            prob[j - 1], prob[j] = prob[j], prob[j - 1]
+            mp[j - 1], mp[j] = mp[j], mp[j - 1]
+            after[j - 1], after[j] = after[j], after[j - 1]
+            j -= 1
+
+
+@njit(cache=True)
 def _turn_tables(
     hands4: np.ndarray,
     hands5: np.ndarray,
@@ -158,10 +178,11 @@ def _turn_tables(
     Before moving, a hand of four draws one card (``draw``) and, with draw-two-keep-one
     (``two``), keeps one more (``kept``); greedy moves with the highest. The hand left
     after moving (four cards, or five with the advantage) is indexed in ``hands4`` or
-    ``hands5``. Returns, per hand of four and draw outcome: probability, MP played and the
-    hand after moving; per hand after moving and card lost (to a challenge or a discard)
-    the hand it leaves (of three to refill, or of four with the advantage), and the hand of
-    four kept at Replenishment when no card is lost (itself, or the best four of five).
+    ``hands5``. Returns, per hand of four and draw outcome (packed first, in ascending
+    MP): probability, MP played and the hand after moving; per hand after moving and card
+    lost (to a challenge or a discard) the hand it leaves (of three to refill, or of four
+    with the advantage), and the hand of four kept at Replenishment when no card is lost
+    (itself, or the best four of five).
     """
     n4 = hands4.shape[0]
     outcomes = MAX_CARD_NUMBER * (MAX_CARD_NUMBER if two else 1)
@@ -194,6 +215,7 @@ def _turn_tables(
                 after[h, same] = left
                 if same == k:
                     k += 1
+        _by_mp(prob[h, :k], mp[h, :k], after[h, :k])
     held = hands5 if two else hands4
     size = held.shape[1]
     lost = np.zeros((held.shape[0], size), dtype=np.int64)
@@ -217,6 +239,28 @@ def _refill_table(hands3: np.ndarray, index4: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
+def _challenges(
+    kinds: np.ndarray, chances: np.ndarray, wins: np.ndarray, held: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For every hand held after moving: the chance of drawing a creature and beating it
+    with each of its cards (greedy plays the lowest card that wins), and the chance of
+    drawing one it cannot beat (greedy then plays its lowest card)."""
+    win = np.zeros(held.shape)
+    lose = np.zeros(held.shape[0])
+    for k in range(kinds.shape[0]):
+        if kinds[k] != CREATURE:
+            continue
+        for m in range(held.shape[0]):
+            for c in range(held.shape[1]):
+                if wins[k, held[m, c]]:
+                    win[m, c] += chances[k]
+                    break
+            else:
+                lose[m] += chances[k]
+    return win, lose
+
+
+@njit(cache=True)
 def _encounter_parts(
     end: int,
     expect: np.ndarray,
@@ -224,7 +268,7 @@ def _encounter_parts(
     kinds: np.ndarray,
     params: np.ndarray,
     chances: np.ndarray,
-    pick: np.ndarray,
+    challenges: tuple[np.ndarray, np.ndarray],
     lost: np.ndarray,
     keep: np.ndarray,
     terrain: np.ndarray,
@@ -232,47 +276,43 @@ def _encounter_parts(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Drawing an encounter card on square ``end``, split by where it leaves the character.
 
-    Returns, for every hand held after moving and curse level, the expected value of the
-    outcomes that stay on or go beyond ``end``; per hand, the chance of losing a challenge
-    (back one square, the lowest card played); and the chance of an event sending it back
-    one square. Only the last two depend on the square behind, which may still be being
-    solved. ``lost_value`` is the value of a hand that lost a card (refilled, or as it is
-    with draw-two-keep-one), indexed by ``lost``; a hand that lost none is ``keep``.
+    Returns, for every curse level, hand held after moving and value (``CHANCE``,
+    ``ROUNDS``), the expected value of the outcomes that stay on or go beyond ``end``; per
+    hand, the chance of losing a challenge (back one square, the lowest card played); and
+    the chance of an event sending it back one square. Only the last two depend on the
+    square behind, which may still be being solved. ``lost_value`` is the value of a hand
+    that lost a card (refilled, or as it is with draw-two-keep-one), indexed by ``lost``; a
+    hand that lost none is ``keep``. ``challenges`` is :func:`_challenges`.
     """
-    levels, held = expect.shape[2], pick.shape[1]
-    ahead = np.zeros((held, levels))
-    lose = np.zeros(held)
-    back = 0.0
+    win, lose = challenges
+    levels, held = expect.shape[0], win.shape[0]
+    # the cards that are not creatures, by what they do here: nothing (``calm``), send the
+    # character back, make it discard, curse it (one step per card)
+    calm, back, discard = 0.0, 0.0, 0.0
+    curses = np.flatnonzero(kinds == CURSE)
     for k in range(kinds.shape[0]):
         kind = kinds[k]
-        if (kind == BACK and not steady) or (
+        if kind == DISCARD:
+            discard += chances[k]
+        elif (kind == BACK and not steady) or (
             kind == BACK_IF_TERRAIN and not steady and terrain[end] == params[k]
         ):
             back += chances[k]
+        elif kind != CREATURE and kind != CURSE:
+            calm += chances[k]
+    ahead = np.zeros((levels, held, VALUES))
     for level in range(levels):
         for m in range(held):
-            outcome = 0.0
-            for k in range(kinds.shape[0]):
-                kind, chance = kinds[k], chances[k]
-                if kind == CREATURE:
-                    c = pick[k, m]
-                    if c < 0:
-                        if level == 0:
-                            lose[m] += chance
-                    else:  # won: one square ahead (the finish row holds its value)
-                        outcome += chance * lost_value[end + 2, lost[m, c], level]
-                elif kind == DISCARD:
-                    outcome += chance * lost_value[end + 1, lost[m, 0], level]
-                elif kind == CURSE:
+            for value in range(VALUES):
+                total = calm * expect[level, end + 1, keep[m], value]
+                for c in range(win.shape[1]):
+                    # won: one square ahead (the finish row holds its value)
+                    total += win[m, c] * lost_value[level, end + 2, lost[m, c], value]
+                total += discard * lost_value[level, end + 1, lost[m, 0], value]
+                for k in curses:
                     raised = min(level + params[k], levels - 1)
-                    outcome += chance * expect[end + 1, keep[m], raised]
-                elif (kind == BACK and not steady) or (
-                    kind == BACK_IF_TERRAIN and not steady and terrain[end] == params[k]
-                ):
-                    pass  # counted in `back`
-                else:
-                    outcome += chance * expect[end + 1, keep[m], level]
-            ahead[m, level] = outcome
+                    total += chances[k] * expect[raised, end + 1, keep[m], value]
+                ahead[level, m, value] = total
     return ahead, lose, back
 
 
@@ -290,12 +330,207 @@ def _combine(
     """The encounter values on ``end`` at curse ``level`` from its parts and the square
     behind it."""
     ahead, lose, back = parts
-    for m in range(encounter.shape[1]):
-        encounter[end + 1, m, level] = (
-            ahead[m, level]
-            + lose[m] * lost_value[end, lost[m, 0], level]
-            + back * expect[end, keep[m], level]
-        )
+    for m in range(encounter.shape[2]):
+        for value in range(VALUES):
+            encounter[level, end + 1, m, value] = (
+                ahead[level, m, value]
+                + lose[m] * lost_value[level, end, lost[m, 0], value]
+                + back * expect[level, end, keep[m], value]
+            )
+
+
+@njit(cache=True, inline="always")
+def _couple(column: int, weight: float, scratch: np.ndarray, named: np.ndarray, count: int) -> int:
+    """Add ``weight`` to the coefficient of ``column`` in the equation being written
+    (``scratch``, the columns it names so far in ``named[:count]``); returns the new count.
+    Weights are chances, never negative: a column is named once its coefficient is not 0."""
+    if weight > 0.0:
+        if scratch[column] == 0.0:
+            named[count] = column
+            count += 1
+        scratch[column] += weight
+    return count
+
+
+@njit(cache=True)
+def _equations(
+    square: int,
+    ends: np.ndarray,
+    turn: tuple[np.ndarray, np.ndarray, np.ndarray],
+    keep: np.ndarray,
+    lost: np.ndarray,
+    two: bool,
+    encounters: bool,
+    near: tuple[np.ndarray, np.ndarray, float],
+    expect: np.ndarray,
+    encounter: np.ndarray,
+    equations: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[int, int]:
+    """The equations of the hands on ``square`` at one curse level, for both values::
+
+        x[h] = leave[h] * (known[value, h] + sum(weights[e] * x[columns[e]]
+                                                 for e in range(starts[h], starts[h + 1])))
+
+    (the ``ROUNDS`` values also add their reward, the ``CHANCE`` value of the state: see
+    :func:`_sweep`). ``ends`` is where each MP amount carries the character from
+    ``square``; ``expect`` and ``encounter`` (by square + 1, hand, value) are that curse
+    level's, and so is ``near[0]`` (:func:`_encounter_parts` one square ahead).
+
+    A turn that leaves the square for good adds a known value (a square ahead, solved, or
+    the finish). One that comes back to it couples the hands of the square: a turn that
+    ends where it began (no card paid for the next square), and with encounters one that
+    ends one square ahead and is sent back (a push-back, or a lost challenge: the lowest
+    card played and the hand refilled). A column below the number of hands is a hand of
+    four; above, it is ``hands + t`` for the three-card hand ``t`` that a lost challenge
+    leaves, whose value is the average over the card that refills it (:func:`_sweep`
+    keeps it). With draw-two-keep-one a hand that lost a card is kept as it is: a hand.
+
+    The chance ``own`` of coming back as the very same hand (a turn that ends in place
+    having drawn a card no higher than the hand's highest: where only an 8 pays for the
+    next square, most hands stay as they are for many turns) is not iterated but solved
+    for: ``x[h] = own x[h] + rest`` gives ``leave[h] = 1 / (1 - own)``.
+
+    Returns how many hands wait on others (in ``work[3]``, in index order) and how many
+    three-card hands the equations name (in ``equations[5]``). The others are final after
+    one sweep in index order: they name only earlier hands that are final. Without
+    draw-two-keep-one and encounters every hand is (a turn that ends in place has played
+    the highest card, the drawn one or one that the drawn one replaces: the hand stays or
+    becomes elementwise lower, earlier in the lexicographic order of the hands).
+    """
+    prob, mp_played, after = turn
+    known, leave, starts, columns, weights, threes = equations
+    scratch, named, final, pending, wanted = work
+    ahead, lose, back = near
+    hands = prob.shape[0]
+    # a hand's outcomes come in ascending MP: those that end in place first, then (with
+    # encounters) those that end one square ahead, then those that leave for good
+    stays = leaves = MAX_CARD_NUMBER + 1  # the least MP that leaves: the square, for good
+    finish = expect.shape[0] - 2
+    for mp in range(MAX_CARD_NUMBER, 0, -1):  # more MP never ends further back
+        end = ends[mp]
+        if end > square:
+            stays = mp
+            if end > square + 1 or end == finish or not encounters:
+                leaves = mp
+    written = waiting = named_threes = 0
+    for h in range(hands):
+        chance, rounds, count, k = 0.0, 0.0, 0, 0
+        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < stays:
+            count = _couple(keep[after[h, k]], prob[h, k], scratch, named, count)
+            k += 1
+        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < leaves:
+            # one square ahead, an encounter: some of it comes back
+            p, m = prob[h, k], after[h, k]
+            chance += p * ahead[m, CHANCE]
+            rounds += p * ahead[m, ROUNDS]
+            count = _couple(keep[m], p * back, scratch, named, count)
+            lost_hand = lost[m, 0] if two else hands + lost[m, 0]
+            count = _couple(lost_hand, p * lose[m], scratch, named, count)
+            k += 1
+        # the rest leave for good (the finish row holds a finished race's values)
+        for rest in range(k, prob.shape[1]):
+            p = prob[h, rest]
+            if p == 0.0:
+                break  # a hand's outcomes are packed first
+            end, m = ends[mp_played[h, rest]], after[h, rest]
+            if encounters:
+                chance += p * encounter[end + 1, m, CHANCE]
+                rounds += p * encounter[end + 1, m, ROUNDS]
+            else:
+                chance += p * expect[end + 1, keep[m], CHANCE]
+                rounds += p * expect[end + 1, keep[m], ROUNDS]
+        known[CHANCE, h] = chance
+        known[ROUNDS, h] = rounds
+        # (a hand that always comes back as itself never leaves: see `_settle`)
+        leave[h] = 1.0 / (1.0 - scratch[h]) if scratch[h] < 1.0 else np.inf
+        starts[h] = written
+        final[h] = True
+        for i in range(count):
+            other = named[i]
+            if other != h:
+                columns[written] = other
+                weights[written] = scratch[other]
+                written += 1
+                # (a three-card hand, ``other >= hands``, is never final here)
+                final[h] = final[h] and other < h and final[other]
+                if other >= hands and not wanted[other - hands]:
+                    wanted[other - hands] = True
+                    threes[named_threes] = other - hands
+                    named_threes += 1
+            scratch[other] = 0.0
+        if not final[h]:
+            pending[waiting] = h
+            waiting += 1
+    starts[hands] = written
+    for i in range(named_threes):
+        wanted[threes[i]] = False
+    return waiting, named_threes
+
+
+@njit(cache=True)
+def _sweep(
+    x: np.ndarray,
+    equations: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    order: np.ndarray,
+    named_threes: int,
+    sure: bool,
+    refilled: np.ndarray,
+    refill: np.ndarray,
+) -> float:
+    """One Gauss-Seidel sweep of a square's equations (:func:`_equations`) over the hands
+    in ``order`` (index order: each uses the values already updated in this sweep), both
+    values at once: a hand's rounds add its chance of finishing, just updated, as their
+    reward. Where every race surely finishes (``sure``) the chances stay 1. The three-card
+    hands the equations name are refilled from the values as the sweep starts (they lag
+    one sweep behind). Returns the largest change of a hand's value."""
+    known, leave, starts, columns, weights, threes = equations
+    hands = known.shape[1]
+    for i in range(named_threes):
+        for value in range(VALUES):
+            total = 0.0
+            for number in range(1, MAX_CARD_NUMBER + 1):
+                total += refill[number] * x[value, refilled[threes[i], number]]
+            x[value, hands + threes[i]] = total
+    change = 0.0
+    for h in order:
+        chance, rounds = known[CHANCE, h], known[ROUNDS, h]
+        for e in range(starts[h], starts[h + 1]):
+            chance += weights[e] * x[CHANCE, columns[e]]
+            rounds += weights[e] * x[ROUNDS, columns[e]]
+        chance = 1.0 if sure else chance * leave[h]
+        rounds = (rounds + chance) * leave[h]
+        change = max(change, abs(chance - x[CHANCE, h]), abs(rounds - x[ROUNDS, h]))
+        x[CHANCE, h] = chance
+        x[ROUNDS, h] = rounds
+    return change
+
+
+@njit(cache=True)
+def _settle(
+    x: np.ndarray,
+    equations: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    pending: np.ndarray,
+    named_threes: int,
+    sure: bool,
+    refilled: np.ndarray,
+    refill: np.ndarray,
+) -> int:
+    """Solve a square's equations at one curse level into ``x`` by sweeps from 0: the first
+    over every hand, the next ones over the hands that wait on others (``pending``), until
+    no value changes by ``TOLERANCE`` or more. Returns the sweeps made, or ``MAX_SWEEPS +
+    1`` if they did not settle."""
+    hands = equations[0].shape[1]
+    if not np.isfinite(equations[1]).all():
+        return MAX_SWEEPS + 1  # a hand that never leaves the square: no value settles
+    x[:] = 0.0
+    order = np.arange(hands)
+    for sweeps in range(1, MAX_SWEEPS + 1):
+        change = _sweep(x, equations, order, named_threes, sure, refilled, refill)
+        if change < TOLERANCE or pending.shape[0] == 0:
+            return sweeps
+        order = pending
+    return MAX_SWEEPS + 1
 
 
 @njit(cache=True)
@@ -316,25 +551,26 @@ def _solve(
     wins: np.ndarray,  # (k, 9) for creatures: does a card of each number win
     steady: bool,
     encounters: bool,
-    reward: np.ndarray,  # (squares + 1, hands, levels) what each turn from a state adds
-    at_finish: float,  # the value of reaching the finish
-    sure: bool,  # values are chances of finishing: 1 where no stuck state lies ahead
 ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Values by fixed-point iteration, square by square; returns the values off the board,
-    of every state, the sweeps made, and -2 or the square whose iteration did not settle."""
-    prob, mp_played, after = turn
+    """The chance of finishing and the rounds of the races that finish (``q`` and ``m`` of
+    the module docstring), square by square from the finish, each square's hands at each
+    curse level by Gauss-Seidel sweeps (:func:`_equations`, :func:`_settle`). Returns both
+    values of every hand off the board, the sweeps made (a sweep: one pass over a square's
+    hands that are not yet final, at one curse level, both values at once), and -2 or the
+    square whose sweeps did not settle."""
+    prob = turn[0]
     squares, levels = cost.shape
     finish = squares - 1
     n4, n3 = prob.shape[0], refilled.shape[0]
-    # values indexed by square + 1 (0 is off the board); the finish row holds its value,
-    # a stuck state's value stays 0
-    expect = np.zeros((squares + 1, n4, levels))
-    after3 = np.zeros((squares + 1, n3, levels))  # a 3-card hand's value, once refilled
-    expect[finish + 1, :, :] = at_finish
-    after3[finish + 1, :, :] = at_finish
+    # values by curse level, square + 1 (0 is off the board), hand and value; the finish
+    # row holds a finished race's (chance 1, no more rounds), a stuck state's stay 0
+    expect = np.zeros((levels, squares + 1, n4, VALUES))
+    after3 = np.zeros((levels, squares + 1, n3, VALUES))  # a 3-card hand's, once refilled
+    expect[:, finish + 1, :, CHANCE] = 1.0
+    after3[:, finish + 1, :, CHANCE] = 1.0
     lost_value = expect if two else after3
     # where each MP amount carries the character from each square, at each curse level
-    reach = np.zeros((squares + 1, MAX_CARD_NUMBER + 1, levels), dtype=np.int64)
+    reach = np.zeros((levels, squares + 1, MAX_CARD_NUMBER + 1), dtype=np.int64)
     for start in range(-1, finish):
         for mp in range(1, MAX_CARD_NUMBER + 1):
             for level in range(levels):
@@ -342,23 +578,15 @@ def _solve(
                 while i + 1 < squares and cost[i + 1, level] <= left:
                     left -= cost[i + 1, level]
                     i += 1
-                reach[start + 1, mp, level] = i
-    # the card a greedy character plays in each challenge: lowest winning, else lowest
-    pick = np.zeros((kinds.shape[0], held.shape[0]), dtype=np.int64)
-    for k in range(kinds.shape[0]):
-        for m in range(held.shape[0]):
-            pick[k, m] = -1
-            for c in range(held.shape[1]):
-                if wins[k, held[m, c]]:
-                    pick[k, m] = c
-                    break
-    # value of an encounter after moving to `end` with each hand held, at each curse level;
-    # for `end` two or more squares ahead of the square being solved it no longer changes
-    encounter = np.zeros((squares + 1, held.shape[0], levels))
+                reach[level, start + 1, mp] = i
+    challenges = _challenges(kinds, chances, wins, held)
+    # value of an encounter after moving to `end` with each hand held, at each curse level,
+    # filled once the square behind `end` is solved (or the finish: the race is over)
+    encounter = np.zeros((levels, squares + 1, held.shape[0], VALUES))
+    encounter[:, finish + 1, :, CHANCE] = 1.0
     # from a row on, a turn never ends behind it: where no square ahead costs differently
     # at another curse level, every level has the values of level 0 (solved once, copied);
-    # where no state ahead can be stuck, a race surely finishes (`at_finish` when the
-    # values are chances of finishing, ``sure``)
+    # where no state ahead can be stuck, a race surely finishes (chance 1)
     alike = np.zeros(squares + 1, dtype=np.bool_)
     doomed = np.zeros((squares + 1, levels), dtype=np.bool_)
     for row in range(squares - 1, -1, -1):
@@ -367,26 +595,32 @@ def _solve(
             doomed[row, level] = stuck[row, level] or (row + 1 < squares and doomed[row + 1, level])
             if level + 1 < levels:
                 doomed[row, level] = doomed[row, level] or doomed[row, level + 1]
+    # one square's equations at one level (see `_equations`), written anew for each, and
+    # the space to write them in
+    equations = (
+        np.zeros((VALUES, n4)),
+        np.zeros(n4),
+        np.zeros(n4 + 1, dtype=np.int64),
+        np.zeros(n4 * (n4 + n3), dtype=np.int64),
+        np.zeros(n4 * (n4 + n3)),
+        np.zeros(n3, dtype=np.int64),
+    )
+    work = (
+        np.zeros(n4 + n3),
+        np.zeros(n4 + n3, dtype=np.int64),
+        np.zeros(n4, dtype=np.bool_),
+        np.zeros(n4, dtype=np.int64),
+        np.zeros(n3, dtype=np.bool_),
+    )
+    # their values, by value and column (the hands of four, then the three-card hands)
+    x = np.zeros((VALUES, n4 + n3))
+    # the encounter one square ahead, in parts (see `_encounter_parts`)
+    near = (np.zeros((levels, held.shape[0], VALUES)), np.zeros(held.shape[0]), 0.0)
     sweeps = 0
     for square in range(finish - 1, -2, -1):
         row = square + 1
-        if encounters and square + 2 < finish:
-            parts = _encounter_parts(
-                square + 2,
-                expect,
-                lost_value,
-                kinds,
-                params,
-                chances,
-                pick,
-                lost,
-                keep,
-                terrain,
-                steady,
-            )
-            for level in range(levels):
-                _combine(square + 2, level, parts, encounter, expect, lost_value, lost, keep)
-        if encounters and square + 1 < finish:
+        one_ahead = encounters and square + 1 < finish
+        if one_ahead:
             near = _encounter_parts(
                 square + 1,
                 expect,
@@ -394,61 +628,53 @@ def _solve(
                 kinds,
                 params,
                 chances,
-                pick,
+                challenges,
                 lost,
                 keep,
                 terrain,
                 steady,
             )
         # within a square, a turn keeps its curse level (curses come from encounters
-        # ahead, on squares already solved): each level settles on its own, so the slow
-        # ones (a hill only an 8 pays for) do not hold the others
+        # ahead, on squares already solved): each level is solved on its own
         for level in range(levels - 1, -1, -1):
             if stuck[row, level]:
                 continue  # never moves again: its values stay 0
             if alike[row] and level > 0:
                 continue  # copied from level 0 below
-            if sure and not doomed[row, level]:
-                expect[row, :, level] = at_finish
-                after3[row, :, level] = at_finish
-                continue
-            here = 0
-            while True:
-                sweeps += 1
-                here += 1
-                if here > MAX_SWEEPS:
-                    return expect[0], expect, sweeps, square
-                if encounters and square + 1 < finish:
-                    _combine(square + 1, level, near, encounter, expect, lost_value, lost, keep)
-                change = 0.0
-                for h in range(n4):
-                    value = reward[row, h, level]
-                    for k in range(prob.shape[1]):
-                        p = prob[h, k]
-                        if p == 0.0:
-                            break  # a hand's outcomes are packed first
-                        m = after[h, k]
-                        end = reach[row, mp_played[h, k], level]
-                        if end == finish:
-                            value += p * at_finish
-                        elif end == square or not encounters:
-                            value += p * expect[end + 1, keep[m], level]
-                        else:
-                            value += p * encounter[end + 1, m, level]
-                    change = max(change, abs(value - expect[row, h, level]))
-                    expect[row, h, level] = value
+            waiting, named_threes = _equations(
+                square,
+                reach[level, row],
+                turn,
+                keep,
+                lost,
+                two,
+                encounters,
+                (near[0][level], near[1], near[2]),
+                expect[level],
+                encounter[level],
+                equations,
+                work,
+            )
+            sure = not doomed[row, level]
+            here = _settle(x, equations, work[3][:waiting], named_threes, sure, refilled, refill)
+            sweeps += here
+            if here > MAX_SWEEPS:
+                return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], sweeps, square
+            for value in range(VALUES):
+                expect[level, row, :, value] = x[value, :n4]
                 for h in range(n3):
                     total = 0.0
                     for number in range(1, MAX_CARD_NUMBER + 1):
-                        total += refill[number] * expect[row, refilled[h, number], level]
-                    after3[row, h, level] = total
-                if change < TOLERANCE:
-                    break
+                        total += refill[number] * x[value, refilled[h, number]]
+                    after3[level, row, h, value] = total
         if alike[row]:
             for level in range(1, levels):
-                expect[row, :, level] = expect[row, :, 0]
-                after3[row, :, level] = after3[row, :, 0]
-    return expect[0], expect, sweeps, -2
+                expect[level, row] = expect[0, row]
+                after3[level, row] = after3[0, row]
+        if one_ahead:  # this square solved, the encounter one square ahead is known
+            for level in range(levels):
+                _combine(square + 1, level, near, encounter, expect, lost_value, lost, keep)
+    return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], sweeps, -2
 
 
 @dataclass(frozen=True)
@@ -530,34 +756,38 @@ def _encounter_table(
 ) -> tuple[np.ndarray, ...]:
     cards = content.cards
     kinds, params, chances, wins = [], [], [], []
-    cursed = {
-        int(c[CARD_TERRAIN]) for c in cards if c[CARD_EFFECT] == Effect.CURSE and c[CARD_ARROW]
-    }
+    # plain ints: comparing numpy scalars with enum members, card by card, is slow
+    creature, event = int(CardType.CREATURE), int(CardType.EVENT)
+    back, back_if, curse, discard = (
+        int(e) for e in (Effect.BACK, Effect.BACK_IF_TERRAIN, Effect.CURSE, Effect.DISCARD)
+    )
+    rows = cards.tolist()
+    cursed = {row[CARD_TERRAIN] for row in rows if row[CARD_EFFECT] == curse and row[CARD_ARROW]}
     if len(cursed) > 1:
         raise TrackkitError("the exact solver covers curses on one terrain only")
-    for card in cards:
+    for card, row in zip(cards, rows, strict=True):
         kind, param = NOTHING, 0
         win = np.zeros(MAX_CARD_NUMBER + 1, dtype=np.bool_)
-        if card[CARD_TYPE] == CardType.CREATURE:
+        if row[CARD_TYPE] == creature:
             kind = CREATURE
             for number in range(1, MAX_CARD_NUMBER + 1):
                 total = challenge_total(character, advantage, card, number)
                 win[number] = challenge_won(total, card)
-        elif card[CARD_TYPE] == CardType.EVENT and card[CARD_ARROW]:
-            effect = card[CARD_EFFECT]
-            if effect == Effect.BACK:
+        elif row[CARD_TYPE] == event and row[CARD_ARROW]:
+            effect = row[CARD_EFFECT]
+            if effect == back:
                 kind = BACK
-            elif effect == Effect.BACK_IF_TERRAIN:
-                kind, param = BACK_IF_TERRAIN, int(card[CARD_TERRAIN])
-            elif effect == Effect.CURSE:
-                if card[CARD_PARAM] < 1:
+            elif effect == back_if:
+                kind, param = BACK_IF_TERRAIN, row[CARD_TERRAIN]
+            elif effect == curse:
+                if row[CARD_PARAM] < 1:
                     raise TrackkitError(
                         "the exact solver covers curses that make terrain dearer (delta 1 or "
-                        f"more), not delta {card[CARD_PARAM]}"
+                        f"more), not delta {row[CARD_PARAM]}"
                     )
-                kind, param = CURSE, int(card[CARD_PARAM])
-            elif effect == Effect.DISCARD:
-                if card[CARD_PARAM] != 1:
+                kind, param = CURSE, row[CARD_PARAM]
+            elif effect == discard:
+                if row[CARD_PARAM] != 1:
                     raise TrackkitError("the exact solver covers discards of one card only")
                 kind = DISCARD
         kinds.append(kind)
@@ -614,11 +844,9 @@ def _solve_pair(
     character_row = content.characters[character]
     advantage_row = content.advantages[advantage]
     kinds, params, chances, wins = _encounter_table(content, character_row, advantage_row)
-    cursed = [
-        int(c[CARD_TERRAIN])
-        for c in content.cards
-        if c[CARD_EFFECT] == Effect.CURSE and c[CARD_ARROW]
-    ]
+    cards = content.cards
+    curses = cards[(cards[:, CARD_EFFECT] == Effect.CURSE) & (cards[:, CARD_ARROW] != 0)]
+    cursed = [int(terrain) for terrain in curses[:, CARD_TERRAIN]]
     numbers = content.deck_numbers().astype(float)
     refill = numbers / numbers.sum()
     highest = int(np.flatnonzero(refill)[-1])
@@ -658,7 +886,7 @@ def _solve_pair(
     key = (*(a.tobytes() for a in arrays), steady, encounters, two)
     if key not in _SOLVED:
         prob, mp, after, held, lost, keep = _turns(refill.tobytes(), best_of_two.tobytes(), two)
-        solve_args = (
+        chance, finished_rounds, sweeps, failed = _solve(
             cost,
             terrain,
             stuck,
@@ -676,23 +904,14 @@ def _solve_pair(
             steady,
             encounters,
         )
-        shape = (len(nodes) + 1, len(HANDS4), levels)
-        start_hands = _hand_probabilities(refill)
-        finishing, sweeps = 1.0, 0
-        if stuck.any():
-            # first the chance of finishing from every state, then the rounds of the races
-            # that finish, each turn weighted by that chance
-            start, finish_chance, sweeps, failed = _solve(*solve_args, np.zeros(shape), 1.0, True)
-            _converged(failed, nodes)
-            finishing = float(start_hands @ start[:, 0])
-            reward = finish_chance
-        else:
-            reward = np.ones(shape)
-        start, _, more_sweeps, failed = _solve(*solve_args, reward, 0.0, False)
         _converged(failed, nodes)
-        rounds = float(start_hands @ start[:, 0]) + (MAX_ROUNDS + 1) * (1.0 - finishing)
-        states = shape[0] * shape[1] * shape[2]
-        _SOLVED[key] = (rounds, states, sweeps + more_sweeps, 1.0 - finishing, levels)
+        start_hands = _hand_probabilities(refill)
+        # with no state that can get stuck every race finishes: exactly 1, not a sum of
+        # starting hands' chances rounded
+        finishing = float(start_hands @ chance) if stuck.any() else 1.0
+        rounds = float(start_hands @ finished_rounds) + (MAX_ROUNDS + 1) * (1.0 - finishing)
+        states = (len(nodes) + 1) * len(HANDS4) * levels
+        _SOLVED[key] = (rounds, states, sweeps, 1.0 - finishing, levels)
     return _SOLVED[key]
 
 
