@@ -255,7 +255,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from trackkit.report.bench import run_bench
 
-    result = run_bench(races=args.races, repeats=args.repeat)
+    result = run_bench(
+        races=args.races,
+        repeats=args.repeat,
+        scaling_races=args.scaling_races,
+        cold=args.cold,
+    )
     _emit(args, result.to_json(), bench_text(result))
     return EXIT_OK
 
@@ -385,9 +390,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
-    p = command("bench", cmd_bench, "the standard speed benchmark")
+    p = command("bench", cmd_bench, "the speed benchmark (engine, workers, exact solver)")
     p.add_argument("--races", type=_bench_races, default=20_000)
     p.add_argument("--repeat", type=_bench_repeat, default=5)
+    p.add_argument(
+        "--scaling-races",
+        type=_bench_races,
+        default=200_000,
+        help="races of the one- and two-worker simulations",
+    )
+    p.add_argument(
+        "--cold",
+        action="store_true",
+        help="also time the first compile with an empty numba cache (minutes)",
+    )
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")

@@ -10,7 +10,7 @@ from trackkit.games.yummell.exact import ExactResult
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import record_race
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.bench import BenchResult
+from trackkit.report.bench import BenchResult, ExactTiming, ScalingResult, WorkloadResult
 from trackkit.report.races import bench_text, exact_text, percent, race_text, simulate_text
 from trackkit.sim.montecarlo import SimulationResult, simulate
 
@@ -107,23 +107,47 @@ def test_exact_text_gives_the_chance_a_race_never_ends() -> None:
     assert lines[1].startswith("A race never ends with probability 0.000123 (curses")
 
 
-def test_bench_text_gives_the_medians_and_the_speed_up() -> None:
+def test_bench_text_gives_each_workload_the_scaling_and_the_exact_solver() -> None:
+    def workload(name: str, rates: list[float], plain: list[float]) -> WorkloadResult:
+        return WorkloadResult(name, f"{name} races", 20_000, rates, 200, plain)
+
     result = BenchResult(
-        workload="king-of-toads, 5 players",
         warmup_seconds=3.21,
-        compiled_races=20_000,
-        compiled_rates=[30_000.0, 36_000.4, 34_000.0],
-        interpreted_races=200,
-        interpreted_rates=[400.0, 350.0, 380.0],
+        workloads=[
+            workload("standard", [30_000.0, 36_000.4, 34_000.0], [400.0, 350.0, 380.0]),
+            workload("movement", [50_000.0, 40_000.0, 45_000.0], [500.0, 450.0, 400.0]),
+        ],
+        scaling=ScalingResult(200_000, {1: [5.0, 4.0, 6.0], 2: [2.5, 3.0, 2.0]}),
+        exact=ExactTiming(64, [4.0, 5.0, 6.0], [0.05, 0.06, 0.04]),
         compare_seconds=1.55,
+        cold_compile_seconds=123.4,
     )
     lines = bench_text(result).splitlines()
-    assert lines[2] == (
-        "Compiled engine: 34,000 races/s (median of 3 runs of 20,000 races: 30,000, 36,000, 34,000)"
+    assert lines[:3] == [
+        "Compile or cache load: 3.2 s",
+        "First compile, empty cache: 123 s",
+        "Workload standard: standard races",
+    ]
+    assert lines[3] == (
+        "  compiled: 34,000 races/s (median of 3 runs of 20,000 races: 30,000, 36,000, 34,000)"
     )
-    assert lines[3] == "Same code as plain Python: 380 races/s (median of 3 runs of 200 races)"
-    assert lines[4] == "Speed-up: 89x"  # 34,000 / 380
-    assert lines[5] == "Six presets x 10,000 races: 1.6 s"
+    assert lines[4] == "  same code as plain Python: 380 races/s (median of 3 runs of 200 races)"
+    assert lines[5] == "  speed-up: 89x"  # 34,000 / 380
+    assert lines[7].startswith("  compiled: 45,000 races/s")
+    assert lines[9] == "  speed-up: 100x"  # 45,000 / 450
+    assert lines[10] == (
+        "Scaling, 200,000 races (standard): 1 worker 40,000 races/s, "
+        "2 workers 80,000 races/s; 2.00x one worker"
+    )
+    assert lines[11] == (
+        "Exact solver, encounters on: 5.00 s for every character and advantage (64 pairs), "
+        "50 ms for one pair"
+    )
+    assert lines[12] == "Six presets x 10,000 races: 1.6 s"
+    data = result.to_json()
+    assert data["workloads"]["movement"]["races_per_second"] == 45_000
+    assert data["scaling"]["factor"] == 2.0
+    assert data["exact"]["all_pairs_median_seconds"] == 5.0
 
 
 def test_percent_is_six_characters_wide() -> None:

@@ -1,35 +1,86 @@
-"""The standard benchmark: how many races per second the engine plays.
+"""The benchmark: how fast the engine plays, scales and solves, measured in one run.
 
-Workload: ``king-of-toads``, 5 players, full rules, finite deck, greedy policy, one
-worker. The compiled engine is timed after its one-off compilation (or cache load); the
-baseline is the very same code run as plain Python (``NUMBA_DISABLE_JIT=1``, in a
-subprocess), so the speed-up is measured in one run against the same rules. Figures are
-medians of several repeats, because the machine is shared and noisy.
+Workloads (``king-of-toads``, 5 players, greedy, one worker):
+
+- **standard**: full rules, finite deck;
+- **movement**: encounters off, infinite deck, and content whose characters and
+  advantages do nothing (:func:`plain_content`): what is left is drawing, moving,
+  capacity and fall-back, +1 MP per occupant, and the turn order.
+
+Each is timed compiled, after its one-off compilation (or cache load), and as the very
+same code run as plain Python (``NUMBA_DISABLE_JIT=1``, in a subprocess), so the speed-up
+is measured in one run against the same rules. Then a 200,000-race simulation on one and
+on two workers (the scaling), the exact solo solver on ``king-of-toads`` with encounters
+on (every character and advantage, in-process, its solution cache emptied before each
+run), and the six presets simulated. Figures are medians of several repeats, because the
+machine is shared and noisy; with ``cold=True`` the first compilation is measured too, in
+a subprocess with an empty numba cache (minutes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from trackkit.games.yummell.content import (
+    ADV_EFFECT,
+    CHAR_ABILITY,
+    Content,
+    Effect,
+    load_content,
+)
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.ruleset import play_batch
 from trackkit.games.yummell.setup import RaceOptions, race_board
 
 TRACK = "king-of-toads"
 PLAYERS = 5
+WORKLOADS = ("standard", "movement")
+DESCRIPTIONS = {
+    "standard": f"{TRACK}, {PLAYERS} players, full rules, finite deck, greedy, 1 worker",
+    "movement": (
+        f"{TRACK}, {PLAYERS} players, no encounters, infinite deck, characters and "
+        "advantages without effects, greedy, 1 worker"
+    ),
+}
+SCALING_RACES = 200_000
+SCALING_WORKERS = (1, 2)
 
 
-def _rate(races: int, repeats: int, first_batch: int = 0) -> list[float]:
+def plain_content(content: Content) -> Content:
+    """``content`` with every character's ability and every advantage's effect removed:
+    the movement workload's characters all move alike."""
+    characters = content.characters.copy()
+    characters[:, CHAR_ABILITY] = int(Effect.NONE)
+    advantages = content.advantages.copy()
+    advantages[:, ADV_EFFECT] = int(Effect.NONE)
+    return dataclasses.replace(content, characters=characters, advantages=advantages)
+
+
+def workload_options(workload: str) -> RaceOptions:
+    if workload == "standard":
+        return RaceOptions(players=PLAYERS, deck="finite", policy="greedy", encounters=True)
+    return RaceOptions(
+        players=PLAYERS,
+        deck="infinite",
+        policy="greedy",
+        encounters=False,
+        content=plain_content(load_content()),
+    )
+
+
+def _rate(workload: str, races: int, repeats: int, first_batch: int = 0) -> list[float]:
     """Races per second of ``repeats`` timed runs of ``races`` races each."""
     board = race_board(load_preset(TRACK))
-    options = RaceOptions(players=PLAYERS, deck="finite", policy="greedy", encounters=True)
+    options = workload_options(workload)
     rates = []
     for repeat in range(repeats):
         start = time.perf_counter()
@@ -38,11 +89,11 @@ def _rate(races: int, repeats: int, first_batch: int = 0) -> list[float]:
     return rates
 
 
-def interpreted_rates(races: int, repeats: int) -> list[float]:
+def interpreted_rates(workload: str, races: int, repeats: int) -> list[float]:
     """The same engine as plain Python, measured in a subprocess with the JIT disabled."""
     code = (
         "import json; from trackkit.report.bench import _rate; "
-        f"print(json.dumps(_rate({races}, {repeats})))"
+        f"print(json.dumps(_rate({workload!r}, {races}, {repeats})))"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     output = subprocess.run(
@@ -51,52 +102,199 @@ def interpreted_rates(races: int, repeats: int) -> list[float]:
     return list(json.loads(output.strip().splitlines()[-1]))
 
 
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
 @dataclass(frozen=True)
-class BenchResult:
-    workload: str
-    warmup_seconds: float
+class WorkloadResult:
+    """One workload's races per second, compiled and as plain Python."""
+
+    name: str
+    description: str
     compiled_races: int
     compiled_rates: list[float]
     interpreted_races: int
     interpreted_rates: list[float]
-    compare_seconds: float
 
     @property
     def compiled_median(self) -> float:
-        return statistics.median(self.compiled_rates)
+        return _median(self.compiled_rates)
 
     @property
     def interpreted_median(self) -> float:
-        return statistics.median(self.interpreted_rates)
+        return _median(self.interpreted_rates)
 
     @property
     def speedup(self) -> float:
         return self.compiled_median / self.interpreted_median
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.update(
-            races_per_second=self.compiled_median,
-            interpreted_races_per_second=self.interpreted_median,
-            speedup=self.speedup,
+        return {
+            **asdict(self),
+            "races_per_second": self.compiled_median,
+            "interpreted_races_per_second": self.interpreted_median,
+            "speedup": self.speedup,
+        }
+
+
+@dataclass(frozen=True)
+class ScalingResult:
+    """A standard-workload simulation of ``races`` races, timed on each number of workers
+    (seconds per repeat, process start-up included)."""
+
+    races: int
+    seconds: dict[int, list[float]]
+
+    def rate(self, workers: int) -> float:
+        return self.races / _median(self.seconds[workers])
+
+    @property
+    def factor(self) -> float:
+        """How many times faster the most workers are than one."""
+        return self.rate(max(self.seconds)) / self.rate(1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "races": self.races,
+            "seconds": {str(w): s for w, s in self.seconds.items()},
+            "races_per_second": {str(w): self.rate(w) for w in self.seconds},
+            "factor": self.factor,
+        }
+
+
+@dataclass(frozen=True)
+class ExactTiming:
+    """The exact solo solver on the benchmark track with encounters on: every character
+    and advantage pair (the default ``trackkit exact``), and one pair, in-process."""
+
+    pairs: int
+    all_pairs_seconds: list[float]
+    one_pair_seconds: list[float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "all_pairs_median_seconds": _median(self.all_pairs_seconds),
+            "one_pair_median_seconds": _median(self.one_pair_seconds),
+        }
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    warmup_seconds: float
+    workloads: list[WorkloadResult]
+    scaling: ScalingResult | None = None
+    exact: ExactTiming | None = None
+    compare_seconds: float | None = None
+    cold_compile_seconds: float | None = None
+
+    def workload(self, name: str) -> WorkloadResult:
+        return next(w for w in self.workloads if w.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "warmup_seconds": self.warmup_seconds,
+            "cold_compile_seconds": self.cold_compile_seconds,
+            "workloads": {w.name: w.to_json() for w in self.workloads},
+            "scaling": self.scaling.to_json() if self.scaling else None,
+            "exact": self.exact.to_json() if self.exact else None,
+            "compare_seconds": self.compare_seconds,
+        }
+
+
+def time_scaling(races: int, repeats: int, workers: tuple[int, ...]) -> ScalingResult:
+    from trackkit.sim.montecarlo import simulate
+
+    track, options = load_preset(TRACK), workload_options("standard")
+    seconds: dict[int, list[float]] = {w: [] for w in workers}
+    for _ in range(repeats):
+        for count in workers:  # interleaved, so a noisy moment hits both alike
+            start = time.perf_counter()
+            simulate(track, options, races=races, seed=1, workers=count)
+            seconds[count].append(time.perf_counter() - start)
+    return ScalingResult(races, seconds)
+
+
+def time_exact(repeats: int) -> ExactTiming:
+    from trackkit.games.yummell import exact
+
+    track = load_preset(TRACK)
+    exact.exact_solo(track, character=0, advantage=0, workers=1)  # compile or load
+    content = load_content()
+    pairs = len(content.character_names) * len(content.advantage_names)
+    every, one = [], []
+    for _ in range(repeats):
+        exact._SOLVED.clear()
+        start = time.perf_counter()
+        exact.exact_solo(track, workers=1)
+        every.append(time.perf_counter() - start)
+        exact._SOLVED.clear()
+        start = time.perf_counter()
+        exact.exact_solo(track, character=0, advantage=0, workers=1)
+        one.append(time.perf_counter() - start)
+    return ExactTiming(pairs, every, one)
+
+
+def time_cold_compile() -> float:
+    """Seconds for the warm-up (race engine and exact solver) with an empty numba cache,
+    in a subprocess (the machine's own cache is left alone)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "trackkit.games.yummell.warmup"],
+            env=env,
+            capture_output=True,
+            check=True,
         )
-        return data
+        return time.perf_counter() - start
 
 
 def run_bench(
-    races: int = 20_000, repeats: int = 5, interpreted_races: int = 200, compare_races: int = 10_000
+    races: int = 20_000,
+    repeats: int = 5,
+    interpreted_races: int = 200,
+    compare_races: int = 10_000,
+    *,
+    scaling_races: int = SCALING_RACES,
+    scaling_repeats: int = 3,
+    exact_repeats: int = 3,
+    cold: bool = False,
 ) -> BenchResult:
-    """Time the standard workload compiled and interpreted, and a full ``compare``."""
+    """Time both workloads compiled and interpreted, the scaling over workers, the exact
+    solver and a simulation of the six presets (each part skipped when its count is 0)."""
     from trackkit.sim.montecarlo import simulate
 
     start = time.perf_counter()
-    _rate(1, 1)  # compile, or load the compiled engine from numba's cache
+    for workload in WORKLOADS:
+        _rate(workload, 1, 1)  # compile, or load the compiled engine from numba's cache
     warmup = time.perf_counter() - start
-    compiled = _rate(races, repeats, first_batch=100)
-    interpreted = interpreted_rates(interpreted_races, repeats)
-    start = time.perf_counter()
-    for slug in PRESET_SLUGS:
-        simulate(load_preset(slug), RaceOptions(players=PLAYERS), races=compare_races, seed=1)
-    compare = time.perf_counter() - start
-    workload = f"{TRACK}, {PLAYERS} players, full rules, finite deck, greedy, 1 worker"
-    return BenchResult(workload, warmup, races, compiled, interpreted_races, interpreted, compare)
+    results = []
+    for workload in WORKLOADS:
+        compiled = _rate(workload, races, repeats, first_batch=100)
+        interpreted = interpreted_rates(workload, interpreted_races, repeats)
+        results.append(
+            WorkloadResult(
+                workload,
+                DESCRIPTIONS[workload],
+                races,
+                compiled,
+                interpreted_races,
+                interpreted,
+            )
+        )
+    scaling = (
+        time_scaling(scaling_races, scaling_repeats, SCALING_WORKERS)
+        if scaling_races and scaling_repeats
+        else None
+    )
+    exact = time_exact(exact_repeats) if exact_repeats else None
+    compare = None
+    if compare_races:
+        start = time.perf_counter()
+        for slug in PRESET_SLUGS:
+            simulate(load_preset(slug), RaceOptions(players=PLAYERS), races=compare_races, seed=1)
+        compare = time.perf_counter() - start
+    cold_seconds = time_cold_compile() if cold else None
+    return BenchResult(warmup, results, scaling, exact, compare, cold_seconds)

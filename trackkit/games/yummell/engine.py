@@ -102,16 +102,25 @@ def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) 
     """Draw a card id; -1 if every card is in a hand or in play."""
     if deck.counts[2]:
         return rand_below(rng, tally, cards.shape[0])
-    if deck.counts[0] == 0:
-        # the discard pile is shuffled into a new draw pile (p. 3)
-        n = deck.counts[1]
-        if n == 0:
-            return -1
-        deck.pile[:n] = deck.discard[:n]
-        deck.counts[0], deck.counts[1] = n, 0
-        shuffle(deck.pile, n, rng, tally)
+    if deck.counts[0] == 0 and not reshuffle(deck, rng, tally):
+        return -1
     deck.counts[0] -= 1
     return deck.pile[deck.counts[0]]
+
+
+@njit(cache=True)
+def reshuffle(deck: Deck, rng: np.random.Generator, tally: Tally) -> bool:
+    """The discard pile is shuffled into a new draw pile (p. 3); False if it is empty.
+
+    Compiled on its own, not inlined: it runs once per pass through the deck, and each
+    inlined copy would lengthen the compiled turn (and its compile time) for nothing."""
+    n = deck.counts[1]
+    if n == 0:
+        return False
+    deck.pile[:n] = deck.discard[:n]
+    deck.counts[0], deck.counts[1] = n, 0
+    shuffle(deck.pile, n, rng, tally)
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -197,7 +206,7 @@ def send_back(board: Board, players: Players, tally: Tally, p: int, rnd: int) ->
 # --- events ----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_against(
     card: int,
     target: int,
@@ -211,7 +220,11 @@ def play_against(
     rnd: int,
 ) -> None:
     """The effect of ``card`` on ``target``: an event drawn as an encounter or played by a
-    rival, or an artefact a rival uses on it (Scales of Ftoll)."""
+    rival, or an artefact a rival uses on it (Scales of Ftoll).
+
+    Compiled once and called, not inlined: it is reached from three places, by the few
+    cards that act on a character, and three inlined copies would triple its share of
+    the engine's compile time."""
     if players.arrival[target] > 0:
         return  # immune once finished (p. 7)
     ward = smart_ward(card, target, board, players, cards, characters, advantages)
@@ -568,7 +581,7 @@ def placings(board: Board, players: Players, out: np.ndarray) -> None:
         out[p] = better + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_race(
     board: Board,
     players: Players,
@@ -581,7 +594,10 @@ def play_race(
     rng: np.random.Generator,
 ) -> int:
     """Play one race from the dealt state to the end of the round in which the first
-    character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped)."""
+    character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped).
+
+    Compiled on its own and called once per race: the turn is inlined here, and inlining
+    this whole race again into the batch would only lengthen numba's compile."""
     n = players.pos.shape[0]
     order = tally.order
     for k in range(n):
