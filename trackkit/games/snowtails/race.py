@@ -1,0 +1,380 @@
+"""Snow Tails races from Python: options, the engine's arrays, batches of races,
+tournaments and a recorded race (the engine itself is :mod:`.engine`).
+
+>>> from trackkit.games.snowtails.presets import load_preset
+>>> batch = simulate(load_preset("husky-oval"), RaceOptions(players=3), races=4, seed=1)
+>>> batch.rounds.shape, batch.placing.shape
+((4,), (4, 3))
+>>> sorted(batch.placing[0].tolist())
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from trackkit.errors import TrackkitError
+from trackkit.games.base import batch_stream
+from trackkit.games.snowtails.board import CompiledCourse, compile_course
+from trackkit.games.snowtails.content import Deck, load_deck
+from trackkit.games.snowtails.engine import MAX_ROUNDS, play_batch, play_tournament_batch
+from trackkit.games.snowtails.geometry import Course
+from trackkit.games.snowtails.movement import STOP_NAMES
+from trackkit.games.snowtails.policies import POLICIES
+from trackkit.games.snowtails.rules import PLAY_NAMES, schedule_text, valid_starting_pair
+from trackkit.games.snowtails.state import (
+    LOG_FIELDS,
+    MAX_PLAYERS,
+    STAT_BUILDINGS,
+    STAT_CARDS,
+    STAT_FIRST_CROSSING,
+    STAT_REPAIRS,
+    STAT_SIDE,
+    STAT_SLEDS,
+    STAT_TREES,
+    STATS,
+    VALUES,
+    Race,
+    Scratch,
+    Setup,
+    Sleds,
+    new_race,
+    new_scratch,
+    new_sleds,
+)
+from trackkit.games.snowtails.track import SnowTrack
+
+MIN_PLAYERS = 2
+STAT_NAMES = {
+    "cards": STAT_CARDS,
+    "side": STAT_SIDE,
+    "trees": STAT_TREES,
+    "sleds": STAT_SLEDS,
+    "repairs": STAT_REPAIRS,
+    "buildings": STAT_BUILDINGS,
+    "first_crossing": STAT_FIRST_CROSSING,
+}
+
+
+@dataclass(frozen=True)
+class RaceOptions:
+    """How a race is played.
+
+    ``policy`` is one name for every sled or one per sled (:data:`.policies.POLICIES`);
+    ``starting_value`` the value of the two starting dogs (None: the deck file's pair,
+    2/2; the expert rule allows any value 1-4, rulebook A.5); ``bonus_first_round``
+    allows the bonus die in round 1 (not forbidden by the rulebook, SNOWTAILS.md §3.7).
+    """
+
+    players: int = 5
+    policy: str | tuple[str, ...] = "greedy"
+    starting_value: int | None = None
+    bonus_first_round: bool = True
+
+    def policies(self) -> tuple[str, ...]:
+        if isinstance(self.policy, str):
+            return (self.policy,) * self.players
+        return tuple(self.policy)
+
+    def check(self, deck: Deck) -> None:
+        """Raise :class:`TrackkitError` with the fix when the options cannot be played."""
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise TrackkitError(
+                f"Snow Tails races {MIN_PLAYERS} to {MAX_PLAYERS} sleds, not {self.players}"
+            )
+        names = self.policies()
+        if len(names) != self.players:
+            raise TrackkitError(
+                f"give one policy for every sled or one per sled: {self.players} sleds, "
+                f"{len(names)} policies"
+            )
+        unknown = [name for name in names if name not in POLICIES]
+        if unknown:
+            raise TrackkitError(
+                f"unknown policy {unknown[0]!r}; the policies are {', '.join(POLICIES)}"
+            )
+        value = self.starting_value
+        if value is not None:
+            if not valid_starting_pair(value, value) or value == deck.held_back_value:
+                raise TrackkitError(
+                    f"the starting dogs are two cards of one value from 1 to 4 "
+                    f"(rulebook A.5), not {value}"
+                )
+            if dict(deck.counts).get(value, 0) < 2:
+                raise TrackkitError(f"the deck holds fewer than two cards of value {value}")
+
+
+def make_setup(options: RaceOptions, deck: Deck) -> Setup:
+    counts = np.zeros(VALUES, dtype=np.int64)
+    for value, count in deck.counts:
+        counts[value] = count
+    start = options.starting_value if options.starting_value is not None else deck.starting_pair[0]
+    return Setup(
+        deck_counts=counts,
+        hand_size=deck.hand_size,
+        start_value=start,
+        held_back=deck.held_back_value,
+        bonus_first_round=1 if options.bonus_first_round else 0,
+    )
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Everything the engine needs for races on one course: its arrays and the state."""
+
+    compiled: CompiledCourse
+    setup: Setup
+    race: Race
+    sleds: Sleds
+    scratch: Scratch
+
+
+def prepare(
+    track: SnowTrack | Course | CompiledCourse,
+    options: RaceOptions,
+    deck: Deck | None = None,
+    log_rows: int = 0,
+) -> Engine:
+    """The engine's arrays for races of ``options`` on ``track``."""
+    deck = deck if deck is not None else load_deck()
+    options.check(deck)
+    if deck.draw_pile_size <= deck.hand_size:
+        raise TrackkitError(
+            f"the deck leaves {deck.draw_pile_size} cards to draw from, but a hand holds "
+            f"{deck.hand_size}: a sled could be left with no dog card to play; give the deck "
+            "more cards"
+        )
+    compiled = track if isinstance(track, CompiledCourse) else compile_course(track)
+    if compiled.board.start.shape[0] == 0:
+        raise TrackkitError(f"{compiled.course.track.name}: the track has no start row")
+    sleds = new_sleds(options.players, deck.size)
+    sleds.policy[:] = [POLICIES[name] for name in options.policies()]
+    return Engine(
+        compiled,
+        make_setup(options, deck),
+        new_race(options.players, compiled.nodes, log_rows),
+        sleds,
+        new_scratch(),
+    )
+
+
+@dataclass(frozen=True)
+class SnowBatch:
+    """A batch of single races: per race its rounds and whether it was decided in its
+    last round; per race and sled its placing (1 = won; shared on one space), start slot
+    and tallies (``stats[..., STAT_NAMES[name]]``); per space the collisions of every
+    race (columns: side, tree, sled)."""
+
+    rounds: np.ndarray
+    placing: np.ndarray
+    slot: np.ndarray
+    stats: np.ndarray
+    decided_last_round: np.ndarray
+    node_hits: np.ndarray
+    addresses: tuple[Any, ...] = field(repr=False)
+
+    @property
+    def mean_rounds(self) -> float:
+        return float(self.rounds.mean())
+
+    @property
+    def capped(self) -> int:
+        """Races stopped after MAX_ROUNDS rounds."""
+        return int((self.rounds > MAX_ROUNDS).sum())
+
+    def stat(self, name: str) -> np.ndarray:
+        """One tally per race and sled, e.g. ``stat("trees")``."""
+        return self.stats[..., STAT_NAMES[name]]
+
+    def win_rate_by_slot(self) -> np.ndarray:
+        """Per start slot, the share of races the sled starting there won."""
+        players = self.placing.shape[1]
+        wins = np.zeros(players)
+        for s in range(players):
+            wins[s] = (self.placing[self.slot == s] == 1).mean()
+        return wins
+
+
+def simulate(
+    track: SnowTrack | Course | CompiledCourse,
+    options: RaceOptions,
+    races: int,
+    seed: int,
+    batch: int = 0,
+) -> SnowBatch:
+    """Play ``races`` races from the stream ``(seed, batch)`` (:func:`.base.batch_stream`)."""
+    engine = prepare(track, options)
+    players = options.players
+    rounds = np.zeros(races, dtype=np.int64)
+    placing = np.zeros((races, players), dtype=np.int64)
+    slot = np.zeros((races, players), dtype=np.int64)
+    stats = np.zeros((races, players, STATS), dtype=np.int64)
+    decided = np.zeros(races, dtype=np.int64)
+    play_batch(
+        engine.compiled.board,
+        engine.setup,
+        engine.race,
+        engine.sleds,
+        engine.scratch,
+        batch_stream(seed, batch),
+        rounds,
+        placing,
+        slot,
+        stats,
+        decided,
+    )
+    return SnowBatch(
+        rounds,
+        placing,
+        slot,
+        stats,
+        decided.astype(bool),
+        engine.race.node_hits.copy(),
+        engine.compiled.addresses,
+    )
+
+
+# --- tournaments -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentBatch:
+    """Tournaments of 3 races: rounds (T, 3), placings and start slots (T, 3, P), points
+    (T, P) and the champion of each (T,)."""
+
+    rounds: np.ndarray
+    placing: np.ndarray
+    slot: np.ndarray
+    points: np.ndarray
+    champion: np.ndarray
+
+
+def play_tournaments(
+    tracks: Sequence[SnowTrack | Course | CompiledCourse],
+    options: RaceOptions,
+    tournaments: int,
+    seed: int,
+    batch: int = 0,
+) -> TournamentBatch:
+    """Play ``tournaments`` tournaments of three races on ``tracks`` (rulebook E)."""
+    if len(tracks) != 3:
+        raise TrackkitError(f"a tournament is 3 races: give 3 tracks, not {len(tracks)}")
+    engines = [prepare(track, options) for track in tracks]
+    stream = engines[0].race.stream  # one random stream for the three races
+    races = [e.race._replace(stream=stream) for e in engines]
+    players = options.players
+    rounds = np.zeros((tournaments, 3), dtype=np.int64)
+    placing = np.zeros((tournaments, 3, players), dtype=np.int64)
+    slot = np.zeros((tournaments, 3, players), dtype=np.int64)
+    points = np.zeros((tournaments, players), dtype=np.int64)
+    champion = np.zeros(tournaments, dtype=np.int64)
+    first = engines[0]
+    play_tournament_batch(
+        engines[0].compiled.board,
+        engines[1].compiled.board,
+        engines[2].compiled.board,
+        first.setup,
+        races[0],
+        races[1],
+        races[2],
+        first.sleds,
+        first.scratch,
+        batch_stream(seed, batch),
+        rounds,
+        placing,
+        slot,
+        points,
+        champion,
+        np.zeros(players, dtype=np.int64),
+    )
+    return TournamentBatch(rounds, placing, slot, points, champion)
+
+
+# --- a recorded race -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a recorded race, with spaces as board addresses."""
+
+    round: int
+    player: int
+    start: Any
+    end: Any
+    play: str
+    value: int
+    schedule: str
+    bonus: int
+    stop: str
+    die: int
+    cards: int
+
+    def to_json(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        out["start"] = None if self.start is None else list(self.start)
+        out["end"] = list(self.end)
+        return out
+
+
+@dataclass(frozen=True)
+class RaceRecord:
+    rounds: int
+    placings: tuple[int, ...]
+    slots: tuple[int, ...]
+    turns: tuple[Turn, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "placings": list(self.placings),
+            "slots": list(self.slots),
+            "turns": [t.to_json() for t in self.turns],
+        }
+
+
+def record_race(
+    track: SnowTrack | Course | CompiledCourse, options: RaceOptions, seed: int
+) -> RaceRecord:
+    """Race 0 of ``simulate(track, options, races=1, seed=seed)``, turn by turn."""
+    engine = prepare(track, options, log_rows=(MAX_ROUNDS + 1) * options.players)
+    players = options.players
+    rounds = np.zeros(1, dtype=np.int64)
+    placing = np.zeros((1, players), dtype=np.int64)
+    slot = np.zeros((1, players), dtype=np.int64)
+    play_batch(
+        engine.compiled.board,
+        engine.setup,
+        engine.race,
+        engine.sleds,
+        engine.scratch,
+        batch_stream(seed, 0),
+        rounds,
+        placing,
+        slot,
+        np.zeros((1, players, STATS), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+    address = engine.compiled.address
+    log = engine.race.log[: engine.race.log_n[0]]
+    assert log.shape[1] == LOG_FIELDS
+    turns = tuple(
+        Turn(
+            round=int(row[0]),
+            player=int(row[1]),
+            start=None if row[2] < 0 else address(row[2]),
+            end=address(row[3]),
+            play=PLAY_NAMES[int(row[4])],
+            value=int(row[5]),
+            schedule=schedule_text(int(row[6])),
+            bonus=int(row[7]),
+            stop=STOP_NAMES[int(row[8])],
+            die=int(row[9]),
+            cards=int(row[10]),
+        )
+        for row in log
+    )
+    return RaceRecord(int(rounds[0]), tuple(placing[0].tolist()), tuple(slot[0].tolist()), turns)
