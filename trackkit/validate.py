@@ -2,12 +2,17 @@
 
 Every problem found is reported, not just the first, each with a stable code:
 
+A tile game's tracks (Yummell) are checked in two parts:
+
 structure (:mod:`trackkit.board.structure`)
     ``empty``, ``unknown-tile``, ``bad-rotation``, ``duplicate-tile``, ``overlap``,
     ``missing-start``, ``start-not-first``, ``missing-finish``, ``finish-not-last``,
     ``not-adjacent``, ``junction-mismatch``, ``disconnected``, ``unreachable``
 the game's rules (Yummell: :mod:`trackkit.games.yummell.building`)
     ``tile-count``, ``no-space-for-next``, ``dead-end``
+
+A Snow Tails track by its own validator (:mod:`trackkit.games.snowtails.validation`),
+which also gives the rulebook's guidelines as warnings that leave the track legal.
 
 >>> from trackkit.games.yummell.presets import load_preset
 >>> validate(load_preset("first-run"), players=2).ok
@@ -21,26 +26,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trackkit.board.graph import TrackGraph, compose
-from trackkit.board.problems import Problem
-from trackkit.board.structure import check_structure
 from trackkit.board.tiles import TileSet
-from trackkit.board.track import Track
-from trackkit.games import get_ruleset, tileset_of
+from trackkit.board.track import DEFAULT_GAME
+from trackkit.games import get_ruleset
 
 
 @dataclass(frozen=True)
 class Report:
-    """The outcome of a validation: every problem, and for a partial track whether it
-    can still be completed."""
+    """The outcome of a validation: every problem (and guideline warning, for a game that
+    has guidelines), and for a partial track whether it can still be completed."""
 
     track: str
-    problems: tuple[Problem, ...]
+    problems: tuple[Any, ...]
     players: int | None = None
     partial: bool = False
     completable: bool | None = None
     # the track as composed for the checks, for a caller that goes on to race it
-    composed: TrackGraph | None = field(default=None, compare=False, repr=False)
+    composed: Any = field(default=None, compare=False, repr=False)
+    warnings: tuple[Any, ...] = ()
+    game: str = DEFAULT_GAME
 
     @property
     def ok(self) -> bool:
@@ -50,7 +54,7 @@ class Report:
         return [p.code for p in self.problems]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "track": self.track,
             "ok": self.ok,
             "players": self.players,
@@ -58,26 +62,34 @@ class Report:
             "completable": self.completable,
             "problems": [p.to_json() for p in self.problems],
         }
+        if self.game != DEFAULT_GAME:  # a tile track's report stays as it always was
+            data = {"game": self.game, **data, "warnings": [w.to_json() for w in self.warnings]}
+        return data
 
 
 def validate(
-    track: Track,
+    track: Any,
     tileset: TileSet | None = None,
     players: int | None = None,
     *,
     partial: bool = False,
 ) -> Report:
-    """Check ``track``; with ``players``, also the optional track-building rule.
+    """Check ``track`` by the rules of its game; with ``players``, also a rule that depends
+    on them (Yummell's optional track-building rule).
 
     ``partial`` validates a track still being built: a missing finish and too few path
     tiles are not problems, and the report says whether it can still be completed.
     """
-    ruleset = get_ruleset(track.game)
-    tileset = tileset if tileset is not None else tileset_of(track)
-    composed = compose(track, tileset)
-    problems = check_structure(track, tileset, composed, partial=partial)
-    problems += ruleset.track_problems(
-        track, tileset, composed, players=players, partial=partial, broken=bool(problems)
+    check = get_ruleset(track.game).check_track(
+        track, tileset=tileset, players=players, partial=partial
     )
-    completable = ruleset.completable(track, tileset, players, composed) if partial else None
-    return Report(track.name, tuple(problems), players, partial, completable, composed)
+    return Report(
+        track.name,
+        check.problems,
+        players,
+        partial,
+        check.completable,
+        check.composed,
+        check.warnings,
+        track.game,
+    )

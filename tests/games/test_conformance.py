@@ -19,8 +19,8 @@ import pytest
 
 from trackkit.board.datafile import output_path
 from trackkit.errors import LocatedError
-from trackkit.games import all_rulesets, get_ruleset, rulesets, tileset_of
-from trackkit.games.base import BatchResult, Ruleset
+from trackkit.games import all_rulesets, get_ruleset, load_tileset, rulesets, tileset_of
+from trackkit.games.base import BatchResult, Ruleset, TileRuleset, find_preset, load_track
 from trackkit.sim.montecarlo import simulate
 from trackkit.validate import validate
 
@@ -48,10 +48,27 @@ def _as_json(batch: BatchResult) -> dict[str, Any]:
 
 
 def test_the_registry_lists_and_finds_every_game() -> None:
-    assert "yummell" in rulesets()
+    assert rulesets() == ("yummell", "snowtails")
     for name in rulesets():
         assert get_ruleset(name).name == name
         assert isinstance(get_ruleset(name), Ruleset)
+    assert isinstance(get_ruleset("yummell"), TileRuleset)
+    assert not isinstance(get_ruleset("snowtails"), TileRuleset)
+
+
+def test_a_game_without_tiles_says_so_when_asked_for_tiles() -> None:
+    from trackkit.errors import TrackkitError
+
+    with pytest.raises(TrackkitError, match="Snow Tails 2 has no tiles"):
+        load_tileset(game="snowtails")
+
+
+def test_preset_slugs_differ_across_games() -> None:
+    slugs = [slug for ruleset in RULESETS for slug in ruleset.presets()]
+    assert len(slugs) == len(set(slugs))
+    for ruleset in RULESETS:
+        for slug in ruleset.presets():
+            assert find_preset(slug) == (ruleset, slug)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
@@ -60,9 +77,11 @@ def test_every_preset_is_a_valid_track_of_its_game(ruleset: Ruleset) -> None:
     for slug in ruleset.presets():
         track = ruleset.load_preset(slug)
         assert track.game == ruleset.name
-        assert tileset_of(track).game == ruleset.name
+        if isinstance(ruleset, TileRuleset):
+            assert tileset_of(track).game == ruleset.name
         report = validate(track)
         assert report.ok, (slug, [str(p) for p in report.problems])
+        assert ruleset.check_track(track).problems == ()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
@@ -89,7 +108,27 @@ def test_every_race_ends_with_consistent_placings(ruleset: Ruleset) -> None:
         column = batch.groups[group.key]
         assert column.shape == (200, players)
         assert ((column >= -1) & (column < len(group.labels))).all()
-    assert batch.node_time.shape == batch.node_bounce.shape == (len(prepared.nodes),)
+    assert set(batch.node_counts) == {c.key for c in ruleset.node_counts}
+    for counts in batch.node_counts.values():
+        assert counts.shape == (len(prepared.nodes),) and (counts >= 0).all()
+    assert set(batch.tallies) == {t.key for t in ruleset.tallies}
+    for tally in batch.tallies.values():
+        assert tally.shape == (200,) and (tally >= 0).all()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_a_simulation_reports_every_group_tally_and_node_count(ruleset: Ruleset) -> None:
+    track = ruleset.load_preset(ruleset.presets()[0])
+    options = ruleset.options(players=_players(ruleset))
+    data = simulate(track, options, races=300, seed=2).to_json()
+    assert data["races"] == 300 and data["ci95"][0] <= data["mean_rounds"] <= data["ci95"][1]
+    for group in ruleset.groups(ruleset.prepare(track, options), options):
+        assert len(data[group.report]) == len(group.labels)
+    rows = data[ruleset.node_report]
+    assert rows and all(ruleset.node_noun in row for row in rows)
+    assert {c.report for c in ruleset.node_counts} <= set(rows[0])
+    if ruleset.tallies:
+        assert set(data["per_race"]) == {t.key for t in ruleset.tallies}
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
@@ -152,15 +191,29 @@ def test_a_broken_content_file_is_a_located_error(ruleset: Ruleset, tmp_path: Pa
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
-def test_a_file_of_an_unknown_game_is_refused_by_name(ruleset: Ruleset, tmp_path: Path) -> None:
-    from trackkit.board.track import load_track
+def test_a_track_file_is_read_by_the_game_it_names(ruleset: Ruleset, tmp_path: Path) -> None:
     from trackkit.errors import TrackkitError
 
-    track = ruleset.load_preset(ruleset.presets()[0])
+    slug = ruleset.presets()[0]
+    text = _preset_text(ruleset, slug)
     path = output_path(tmp_path / "t.toml", overwrite=False, suffixes=(".toml",))
-    path.write_text(track.to_toml().replace(f'game = "{ruleset.name}"', 'game = "chess"'))
-    with pytest.raises(TrackkitError, match="no game called 'chess'.*knows yummell"):
-        validate(load_track(path))
+    path.write_text(text)
+    track = load_track(path)
+    assert track.game == ruleset.name and track.name == ruleset.load_preset(slug).name
+    assert validate(track).ok
+    path.write_text(text.replace(f'game = "{ruleset.name}"', 'game = "chess"'))
+    with pytest.raises(TrackkitError, match="no game called 'chess'.*knows yummell, snowtails"):
+        load_track(path)
+
+
+def _preset_text(ruleset: Ruleset, slug: str) -> str:
+    """A preset as its track file's text, naming its game."""
+    track = ruleset.load_preset(slug)
+    if isinstance(ruleset, TileRuleset):
+        return track.to_toml()
+    from trackkit.games.snowtails.presets import preset_text
+
+    return preset_text(slug)
 
 
 def test_bounds_are_sensible() -> None:

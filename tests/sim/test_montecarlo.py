@@ -64,7 +64,7 @@ def test_congestion_counts_turns_and_fall_backs(result) -> None:  # type: ignore
     assert sum(r["bounces"] for r in rows) > 0
     # every turn that ends on the board is counted once
     assert sum(r["turns_per_race"] for r in rows) * result.races == pytest.approx(
-        result.node_time.sum()
+        result.node_count("time").sum()
     )
 
 

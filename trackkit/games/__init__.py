@@ -2,7 +2,7 @@
 
 >>> from trackkit.games import rulesets
 >>> rulesets()
-('yummell',)
+('yummell', 'snowtails')
 """
 
 from trackkit.games.base import (

@@ -6,28 +6,39 @@ ruleset's engine and adds up the columns the ruleset says a batch reports; ``rep
 formats them. A game is a folder under ``games/`` holding one object that implements
 :class:`Ruleset`, listed in :data:`KNOWN` and loaded the first time it is asked for.
 
-What a second game implements (``games/yummell/ruleset.py`` is the worked example):
+What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
+``games/snowtails/ruleset.py`` are the worked examples):
 
 - ``name``, ``title``, ``players`` (race and building bounds), ``policies``;
-- ``square_schema``: the pydantic model a tile file's square fields must satisfy (its
-  fields become the composed graph's node attributes);
-- ``default_tileset()``, ``presets()`` and ``load_preset(slug)``;
+- ``presets()``, ``load_preset(slug)``, and ``parse_track(data, source, base)``: its track
+  files (a file names its game with ``game = "..."``; :func:`load_track` reads any file
+  and hands its table to the game it names);
+- ``check_track(track, players=..., partial=...)``: every rule a track of the game must
+  obey, as a :class:`TrackCheck` (errors, guideline warnings, the composed track);
 - ``content_folder()`` and ``load_content(folder)``: the game's content files (deck,
   characters…), bundled or a user's own, read with located errors;
-- ``track_problems(...)``: the game's own track rules (Yummell: the building rule), on top
-  of the structural checks every game shares;
 - ``options(...)``: the race options the game takes, an object with ``players`` and
   ``ruleset`` and a ``summary()`` for reports;
 - ``prepare(track, options)``: the engine's view of a track it has checked and composed
-  once (with ``nodes``, the square of each node index, and ``composed``);
+  once (with ``nodes``, the name of each node index, and ``composed``);
 - ``groups(prepared, options)``: the columns a batch reports win rates and placings for;
+  ``tallies``: what a batch counts per race (collisions, tree hits…); ``node_counts``:
+  what it counts per space or square (turns ended there, collisions…), under the JSON key
+  ``node_report``, each row naming its ``node_noun``, the busiest under ``node_heading``;
 - ``play_batch(prepared, options, seed, batch, races)``: a batch of whole races drawn from
   :func:`batch_stream` ``(seed, batch)``, so the same seed gives the same races anywhere;
 - optional: ``exact_solo`` (an exact solver) and ``design_space`` (legal tracks counted).
+
+A game built from tiles (Yummell) is also a :class:`TileRuleset`: its ``square_schema``
+(the pydantic model a tile file's square fields must satisfy; they become the composed
+graph's node attributes), ``default_tileset()``, and the board's shared structural checks
+under its own track rules (``track_problems``, ``completable``). A game on a printed board
+(Snow Tails) has no tiles: its tracks describe their own board.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -37,9 +48,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel
 
+from trackkit.board.datafile import parse_toml, read_toml
 from trackkit.board.tiles import TileSet, read_tileset
-from trackkit.board.track import DEFAULT_GAME, Track
-from trackkit.errors import TrackkitError, shown
+from trackkit.board.track import DEFAULT_GAME, GAME_NAME, Track
+from trackkit.errors import TrackFileError, TrackkitError, shown
 
 if TYPE_CHECKING:
     from trackkit.board.graph import TrackGraph
@@ -49,6 +61,7 @@ if TYPE_CHECKING:
 # imported only when it is first asked for, so listing games costs nothing.
 KNOWN: dict[str, str] = {
     "yummell": "trackkit.games.yummell.ruleset",
+    "snowtails": "trackkit.games.snowtails.ruleset",
 }
 
 
@@ -87,18 +100,52 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """A count a batch keeps per race (collisions, tree hits, a race decided in its last
+    round as 0 or 1…): a simulation reports its mean per race with an interval."""
+
+    key: str
+    title: str
+
+
+@dataclass(frozen=True)
+class NodeCount:
+    """A count a batch keeps per node, summed over its races: ``report`` names it in each
+    row of the simulation's per-node table, as a mean per race (``per_race``) or a total."""
+
+    key: str
+    report: str
+    title: str
+    per_race: bool = True
+
+
+@dataclass(frozen=True)
 class BatchResult:
     """What a batch of races reports: each race's length in rounds, each player's placing,
-    the group columns, and per square the turns ended there and the characters sent back
-    off it (summed over the batch); recorded steps when asked for."""
+    the group columns, the tallies per race, and the node counts summed over the batch;
+    recorded steps when asked for."""
 
     rounds: np.ndarray  # (races,)
     placing: np.ndarray  # (races, players): 1 for the winner, ties share a placing
     groups: dict[str, np.ndarray]  # key -> (races, players) index into the group's labels
-    node_time: np.ndarray  # (nodes,)
-    node_bounce: np.ndarray  # (nodes,)
+    node_counts: dict[str, np.ndarray]  # key -> (nodes,) summed over the batch
+    tallies: dict[str, np.ndarray] = field(default_factory=dict)  # key -> (races,)
     log: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
     log_n: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class TrackCheck:
+    """What a game's track rules found: ``problems`` make the track illegal, ``warnings``
+    go against a guideline and leave it legal; each has a ``code``, ``to_json()`` and a
+    ``str`` for people. ``completable`` answers, for a track still being built, whether it
+    can still be finished (None when not asked); ``composed`` is the track as composed for
+    the checks, for a caller that goes on to race or draw it."""
+
+    problems: tuple[Any, ...]
+    warnings: tuple[Any, ...] = ()
+    completable: bool | None = None
+    composed: Any = None
 
 
 class Prepared(Protocol):
@@ -132,17 +179,59 @@ class Ruleset(Protocol):
     players: PlayerBounds
     policies: tuple[str, ...]
     max_rounds: int
-    square_schema: type[BaseModel]
-
-    def default_tileset(self) -> TileSet: ...
+    tallies: tuple[Tally, ...]
+    node_counts: tuple[NodeCount, ...]
+    node_report: str
+    node_noun: str
+    node_heading: str
 
     def presets(self) -> tuple[str, ...]: ...
 
-    def load_preset(self, slug: str) -> Track: ...
+    def load_preset(self, slug: str) -> Any: ...
+
+    def parse_track(self, data: dict[str, Any], *, source: str, base: Path | None) -> Any: ...
+
+    def check_track(
+        self,
+        track: Any,
+        *,
+        tileset: TileSet | None = None,
+        players: int | None = None,
+        partial: bool = False,
+    ) -> TrackCheck: ...
 
     def content_folder(self) -> Path: ...
 
     def load_content(self, folder: str | Path | None = None) -> Any: ...
+
+    def options(self, **choices: Any) -> Any: ...
+
+    def prepare(self, track: Any, options: Any) -> Any: ...
+
+    def groups(self, prepared: Any, options: Any) -> tuple[Group, ...]: ...
+
+    def play_batch(
+        self,
+        prepared: Any,
+        options: Any,
+        seed: int,
+        batch: int,
+        races: int,
+        *,
+        log_rows: int = 0,
+    ) -> BatchResult: ...
+
+    exact_solo: Callable[..., Any] | None
+    design_space: Callable[..., Any] | None
+
+
+@runtime_checkable
+class TileRuleset(Ruleset, Protocol):
+    """A game whose tracks are tiles placed on a grid (see the module docstring)."""
+
+    square_schema: type[BaseModel]
+
+    def default_tileset(self) -> TileSet: ...
 
     def track_problems(
         self,
@@ -163,26 +252,6 @@ class Ruleset(Protocol):
         composed: TrackGraph | None = None,
     ) -> bool: ...
 
-    def options(self, **choices: Any) -> Any: ...
-
-    def prepare(self, track: Track, options: Any) -> Any: ...
-
-    def groups(self, prepared: Any, options: Any) -> tuple[Group, ...]: ...
-
-    def play_batch(
-        self,
-        prepared: Any,
-        options: Any,
-        seed: int,
-        batch: int,
-        races: int,
-        *,
-        log_rows: int = 0,
-    ) -> BatchResult: ...
-
-    exact_solo: Callable[..., Any] | None
-    design_space: Callable[..., Any] | None
-
 
 _LOADED: dict[str, Ruleset] = {}
 
@@ -191,7 +260,7 @@ def rulesets() -> tuple[str, ...]:
     """The names of the games trackkit knows, in the order they were added.
 
     >>> rulesets()
-    ('yummell',)
+    ('yummell', 'snowtails')
     """
     return tuple(KNOWN)
 
@@ -212,9 +281,21 @@ def get_ruleset(name: str | None = None) -> Ruleset:
     return _LOADED[name]
 
 
+def tile_ruleset(game: str | None) -> TileRuleset:
+    """The ruleset of ``game`` if its tracks are built from tiles; a
+    :class:`TrackkitError` saying so for a game on a printed board."""
+    ruleset = get_ruleset(game)
+    if not isinstance(ruleset, TileRuleset):
+        raise TrackkitError(
+            f"{ruleset.title} has no tiles: its tracks describe their own board "
+            "(see the README, 'Snow Tails track files')"
+        )
+    return ruleset
+
+
 def square_schema(game: str) -> type[BaseModel]:
     """The square schema of ``game`` (what a tile set of that game is checked with)."""
-    return get_ruleset(game).square_schema
+    return tile_ruleset(game).square_schema
 
 
 def load_tileset(folder: str | Path | None = None, game: str | None = None) -> TileSet:
@@ -225,13 +306,53 @@ def load_tileset(folder: str | Path | None = None, game: str | None = None) -> T
     ('yummell', 10)
     """
     if folder is None:
-        return get_ruleset(game).default_tileset()
+        return tile_ruleset(game).default_tileset()
     return read_tileset(folder, square_schema)
 
 
 def tileset_of(track: Track) -> TileSet:
     """The tile set ``track`` is built from: its own folder, or its game's set."""
     return load_tileset(track.tileset, track.game)
+
+
+def is_tile_track(track: Any) -> bool:
+    """Whether ``track`` is made of tiles (a :class:`~trackkit.board.track.Track`)."""
+    return isinstance(track, Track)
+
+
+def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) -> Any:
+    """A track of whichever game its table names (``game``; missing: the default game),
+    read by that game's ruleset; a :class:`TrackFileError` naming the file for a ``game``
+    that is not a name and a :class:`TrackkitError` naming the known games for an unknown
+    one."""
+    game = data.get("game", DEFAULT_GAME)
+    if not isinstance(game, str):
+        raise TrackFileError(source, "game", 'must be a game\'s name in quotes, e.g. "yummell"')
+    if game not in KNOWN:
+        # the tile file format reports a malformed name; an unknown one is refused by name
+        if not re.fullmatch(GAME_NAME, game):
+            raise TrackFileError(source, "game", 'a game is named in lower case, e.g. "yummell"')
+        get_ruleset(game)  # raises, naming the games trackkit knows
+    return get_ruleset(game).parse_track(data, source=source, base=base)
+
+
+def parse_track_toml(text: str, *, source: str, base: Path | None = None) -> Any:
+    """A track file's text (an upload, a link) as a track of the game it names."""
+    return parse_track(parse_toml(text, source, TrackFileError), source=source, base=base)
+
+
+def load_track(path: str | Path) -> Any:
+    """Read a track file of any game trackkit knows (:func:`parse_track`)."""
+    return parse_track(read_toml(path, TrackFileError), source=str(path), base=Path(path).parent)
+
+
+def find_preset(slug: str) -> tuple[Ruleset, str] | None:
+    """The game whose preset is called ``slug`` (slugs differ across games), or None."""
+    for name in KNOWN:
+        ruleset = get_ruleset(name)
+        if slug in ruleset.presets():
+            return ruleset, slug
+    return None
 
 
 def all_rulesets() -> Sequence[Ruleset]:

@@ -25,9 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.games.base import BatchResult, Group, Options
+from trackkit.games.base import BatchResult, Group, Options, Ruleset
 
 RACES_PER_BATCH = 250
 TASK_BATCHES = 40  # batches a worker plays per task (10,000 races)
@@ -54,17 +53,17 @@ class Totals:
     races: int
     rounds_count: np.ndarray  # (max_rounds + 2,) races of each length
     groups: dict[str, np.ndarray]  # key -> (3, size): entries, wins, placing sum
-    node_time: np.ndarray
-    node_bounce: np.ndarray
+    node_counts: dict[str, np.ndarray]  # key -> (nodes,)
+    tallies: dict[str, np.ndarray]  # key -> (2,): sum, sum of squares over races
 
     @classmethod
-    def empty(cls, groups: tuple[Group, ...], nodes: int, max_rounds: int) -> Totals:
+    def empty(cls, ruleset: Ruleset, groups: tuple[Group, ...], nodes: int) -> Totals:
         return cls(
             races=0,
-            rounds_count=np.zeros(max_rounds + 2, dtype=np.int64),
+            rounds_count=np.zeros(ruleset.max_rounds + 2, dtype=np.int64),
             groups={g.key: np.zeros((3, len(g.labels)), dtype=np.int64) for g in groups},
-            node_time=np.zeros(nodes, dtype=np.int64),
-            node_bounce=np.zeros(nodes, dtype=np.int64),
+            node_counts={c.key: np.zeros(nodes, dtype=np.int64) for c in ruleset.node_counts},
+            tallies={t.key: np.zeros(2, dtype=np.int64) for t in ruleset.tallies},
         )
 
     def add(self, batch: BatchResult) -> None:
@@ -83,16 +82,21 @@ class Totals:
             table[2] += np.bincount(index[valid], weights=placing[valid], minlength=size).astype(
                 np.int64
             )
-        self.node_time += batch.node_time
-        self.node_bounce += batch.node_bounce
+        for key, counts in self.node_counts.items():
+            counts += batch.node_counts[key]
+        for key, sums in self.tallies.items():
+            values = batch.tallies[key].astype(np.int64)
+            sums += (values.sum(), (values * values).sum())
 
     def merge(self, other: Totals) -> None:
         self.races += other.races
         self.rounds_count += other.rounds_count
         for key, table in self.groups.items():
             table += other.groups[key]
-        self.node_time += other.node_time
-        self.node_bounce += other.node_bounce
+        for key, counts in self.node_counts.items():
+            counts += other.node_counts[key]
+        for key, sums in self.tallies.items():
+            sums += other.tallies[key]
 
 
 def _run_batches(
@@ -144,12 +148,13 @@ class SimulationResult:
         return self.totals.races
 
     @property
-    def node_time(self) -> np.ndarray:
-        return self.totals.node_time
+    def ruleset(self) -> Ruleset:
+        return self.options.ruleset
 
-    @property
-    def node_bounce(self) -> np.ndarray:
-        return self.totals.node_bounce
+    def node_count(self, key: str) -> np.ndarray:
+        """The node count ``key`` (:class:`~trackkit.games.base.NodeCount`), per node,
+        summed over every race."""
+        return self.totals.node_counts[key]
 
     @property
     def capped(self) -> int:
@@ -206,15 +211,37 @@ class SimulationResult:
         return rows
 
     def congestion(self) -> list[dict[str, Any]]:
-        """Per square: turns ended there per race, and characters sent back off it."""
-        return [
-            {
-                "square": square,
-                "turns_per_race": float(self.node_time[i] / self.races),
-                "bounces": int(self.node_bounce[i]),
-            }
-            for i, square in enumerate(self.board.nodes)
-        ]
+        """Per node (a Yummell square, a Snow Tails space): each of the game's node
+        counts, per race or in all (Yummell: turns ended there per race, and characters
+        sent back off it; Snow Tails: collisions there per race, by kind)."""
+        counts = self.ruleset.node_counts
+        rows = []
+        for i, name in enumerate(self.board.nodes):
+            row: dict[str, Any] = {self.ruleset.node_noun: name}
+            for c in counts:
+                total = self.totals.node_counts[c.key][i]
+                row[c.report] = float(total / self.races) if c.per_race else int(total)
+            rows.append(row)
+        return rows
+
+    def tally(self, key: str) -> dict[str, float]:
+        """The mean per race of the tally ``key``, its standard error and 95% interval
+        (normal approximation; a tally counts, so the interval starts at 0 at the least)."""
+        total, squares = (int(v) for v in self.totals.tallies[key])
+        mean = total / self.races
+        error = math.nan
+        if self.races > 1:
+            variance = max(0.0, (squares - self.races * mean * mean) / (self.races - 1))
+            error = math.sqrt(variance / self.races)
+        return {
+            "mean": mean,
+            "std_error": error,
+            "ci95": [max(0.0, mean - 1.96 * error), mean + 1.96 * error],
+        }
+
+    def tallies(self) -> dict[str, dict[str, Any]]:
+        """Every tally of the game: its title, and :meth:`tally`."""
+        return {t.key: {"title": t.title, **self.tally(t.key)} for t in self.ruleset.tallies}
 
     def to_json(self) -> dict[str, Any]:
         low, high = self.ci95
@@ -230,12 +257,13 @@ class SimulationResult:
             "capped": self.capped,
             "rounds_histogram": {str(k): v for k, v in self.histogram().items()},
             **{group.report: self.by_group(group.key) for group in self.groups},
-            "congestion": self.congestion(),
+            **({"per_race": self.tallies()} if self.ruleset.tallies else {}),
+            self.ruleset.node_report: self.congestion(),
         }
 
 
 def simulate(
-    track: Track,
+    track: Any,
     options: Options | None = None,
     *,
     races: int = 10_000,
@@ -264,7 +292,7 @@ def simulate(
     groups = ruleset.groups(board, options)
 
     def empty() -> Totals:
-        return Totals.empty(groups, len(board.nodes), ruleset.max_rounds)
+        return Totals.empty(ruleset, groups, len(board.nodes))
 
     batches = [
         (b, min(RACES_PER_BATCH, races - b * RACES_PER_BATCH))

@@ -42,7 +42,7 @@ def test_any_number_of_workers_gives_the_same_numbers() -> None:
     for other in (two, three):
         assert np.array_equal(one.rounds, other.rounds)
         assert np.array_equal(one.placing, other.placing)
-        assert np.array_equal(one.node_time, other.node_time)
+        assert np.array_equal(one.node_count("time"), other.node_count("time"))
 
 
 def test_another_process_gives_the_same_numbers() -> None:

@@ -67,18 +67,52 @@ class RaceOptions:
     ``policy`` is one name for every sled or one per sled (:data:`.policies.POLICIES`);
     ``starting_value`` the value of the two starting dogs (None: the deck file's pair,
     2/2; the expert rule allows any value 1-4, rulebook A.5); ``bonus_first_round``
-    allows the bonus die in round 1 (not forbidden by the rulebook, SNOWTAILS.md §3.7).
+    allows the bonus die in round 1 (not forbidden by the rulebook, SNOWTAILS.md §3.7);
+    ``deck`` is a deck read from a user's own file (None: the bundled ``deck.toml``).
     """
 
     players: int = 5
     policy: str | tuple[str, ...] = "greedy"
     starting_value: int | None = None
     bonus_first_round: bool = True
+    deck: Deck | None = field(default=None, compare=False)
 
     def policies(self) -> tuple[str, ...]:
         if isinstance(self.policy, str):
             return (self.policy,) * self.players
         return tuple(self.policy)
+
+    @property
+    def ruleset(self) -> Any:
+        from trackkit.games.base import get_ruleset  # the registry, which lists this game
+
+        return get_ruleset("snowtails")
+
+    def the_deck(self) -> Deck:
+        return self.deck if self.deck is not None else load_deck()
+
+    def summary(self) -> dict[str, Any]:
+        """The options as a simulation's report gives them."""
+        names = self.policies()
+        return {
+            "game": "snowtails",
+            "policy": names[0] if len(set(names)) == 1 else list(names),
+            "starting_value": (
+                self.starting_value
+                if self.starting_value is not None
+                else self.the_deck().starting_pair[0]
+            ),
+            "bonus_first_round": self.bonus_first_round,
+        }
+
+    def describe(self) -> str:
+        """The options in words, as a report's first line gives them."""
+        summary = self.summary()
+        policy = summary["policy"]
+        policy = policy if isinstance(policy, str) else ",".join(policy)
+        value = summary["starting_value"]
+        first = "allowed" if self.bonus_first_round else "not allowed"
+        return f"policy {policy}, starting dogs {value}+{value}, bonus die in round 1 {first}"
 
     def check(self, deck: Deck) -> None:
         """Raise :class:`TrackkitError` with the fix when the options cannot be played."""
@@ -140,7 +174,7 @@ def prepare(
     log_rows: int = 0,
 ) -> Engine:
     """The engine's arrays for races of ``options`` on ``track``."""
-    deck = deck if deck is not None else load_deck()
+    deck = deck if deck is not None else options.the_deck()
     options.check(deck)
     if deck.draw_pile_size <= deck.hand_size:
         raise TrackkitError(

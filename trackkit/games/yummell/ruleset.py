@@ -20,11 +20,20 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from trackkit.board.graph import TrackGraph, start_path_label
+from trackkit.board.graph import TrackGraph, compose, start_path_label
 from trackkit.board.problems import Problem
+from trackkit.board.structure import check_structure
 from trackkit.board.tiles import TileSet, bundled_tiles_folder, read_tileset
-from trackkit.board.track import Track
-from trackkit.games.base import BatchResult, Group, batch_stream, square_schema
+from trackkit.board.track import Track, parse_track
+from trackkit.games.base import (
+    BatchResult,
+    Group,
+    NodeCount,
+    TrackCheck,
+    batch_stream,
+    square_schema,
+    tileset_of,
+)
 from trackkit.games.yummell import PLAYERS, building, presets
 from trackkit.games.yummell.content import Content, load_content
 from trackkit.games.yummell.policies import POLICIES
@@ -99,8 +108,7 @@ def play_batch(
             "route": route,
             "order_pos": order_pos,
         },
-        node_time=tally.node_time,
-        node_bounce=tally.node_bounce,
+        node_counts={"time": tally.node_time, "bounce": tally.node_bounce},
         log=tally.log,
         log_n=tally.log_n,
     )
@@ -120,6 +128,14 @@ class Yummell:
     players = PLAYERS
     policies = tuple(POLICIES)
     square_schema = YummellSquare
+    tallies = ()
+    node_counts = (
+        NodeCount("time", "turns_per_race", "Turns ended per race"),
+        NodeCount("bounce", "bounces", "Sent back off a full square", per_race=False),
+    )
+    node_report = "congestion"
+    node_noun = "square"
+    node_heading = "Most crowded squares (turns ended there per race, fall-backs)"
 
     @property
     def max_rounds(self) -> int:
@@ -135,6 +151,28 @@ class Yummell:
 
     def load_preset(self, slug: str) -> Track:
         return presets.load_preset(slug)
+
+    def parse_track(self, data: dict[str, Any], *, source: str, base: Path | None) -> Track:
+        return parse_track(data, source=source, base=base)
+
+    def check_track(
+        self,
+        track: Track,
+        *,
+        tileset: TileSet | None = None,
+        players: int | None = None,
+        partial: bool = False,
+    ) -> TrackCheck:
+        """The structure every tile game shares, then the building rule (with ``players``);
+        for a ``partial`` track, whether it can still be completed."""
+        tileset = tileset if tileset is not None else tileset_of(track)
+        composed = compose(track, tileset)
+        problems = check_structure(track, tileset, composed, partial=partial)
+        problems += self.track_problems(
+            track, tileset, composed, players=players, partial=partial, broken=bool(problems)
+        )
+        completable = self.completable(track, tileset, players, composed) if partial else None
+        return TrackCheck(tuple(problems), (), completable, composed)
 
     def content_folder(self) -> Path:
         return Path(str(resources.files("trackkit.games.yummell.data")))

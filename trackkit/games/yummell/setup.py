@@ -127,6 +127,11 @@ class RaceOptions:
         """The options a report names beside its figures."""
         return {"policy": self.policy, "deck": self.deck, "encounters": self.encounters}
 
+    def describe(self) -> str:
+        """The options in words, as a report's first line gives them."""
+        encounters = "on" if self.encounters else "off"
+        return f"policy {self.policy}, {self.deck} deck, encounters {encounters}"
+
     def policy_codes(self) -> np.ndarray:
         chosen = self.policies or (self.policy,) * self.players
         return np.array([POLICIES[p] for p in chosen], dtype=np.int64)
