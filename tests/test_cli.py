@@ -349,3 +349,96 @@ def test_a_deck_that_cannot_sustain_the_race_is_refused(
     assert "needs at least 64" in _refused(capsys, *argv, "--players", "8")
     code, out, _ = run(capsys, *argv, "--players", "2", "--json")
     assert code == 0 and json.loads(out)["capped"] == 0
+
+
+# --- Snow Tails tracks --------------------------------------------------------------------
+
+
+def test_presets_of_the_second_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "presets", "--game", "snowtails", "--json")
+    assert code == 0
+    assert [r["slug"] for r in json.loads(out)] == [
+        "husky-oval",
+        "long-trail",
+        "reversed-ridge",
+        "chicane",
+    ]
+
+
+def test_show_and_validate_a_snowtails_track(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "show", "chicane", "--json")
+    assert code == 0 and json.loads(out)["game"] == "snowtails"
+    code, out, _ = run(capsys, "validate", "long-trail")
+    assert (code, out.strip()) == (0, "Long trail: valid.")
+    from trackkit.games.snowtails.presets import preset_text
+
+    broken = tmp_path / "broken.toml"  # a building on the edge lane of its straight
+    broken.write_text(preset_text("long-trail").replace("lanes = [2, 3]", "lanes = [1, 2]", 1))
+    code, out, _ = run(capsys, "validate", str(broken), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["game"] == "snowtails" and not data["ok"]
+    assert "building-on-edge-lane" in [p["code"] for p in data["problems"]]
+    code, out, _ = run(capsys, "validate", str(broken))
+    assert code == 1 and "[building-on-edge-lane]" in out
+
+
+def test_simulate_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("simulate", "husky-oval", "--players", "4", "--races", "600", "--seed", "3")
+    code, out, _ = run(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["game"] == "snowtails" and data["players"] == 4
+    assert [row["entries"] for row in data["start_slots"]] == [600] * 4
+    assert sum(row["win_rate"] for row in data["start_slots"]) >= 1.0  # ties share a win
+    assert data["per_race"]["trees"]["mean"] > 0
+    assert 0 <= data["per_race"]["decided_last_round"]["mean"] <= 1
+    assert sum(row["trees_per_race"] for row in data["collisions"]) * 600 == pytest.approx(
+        data["per_race"]["trees"]["mean"] * 600
+    )
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "Start slot" in out and "Trees hit" in out
+    assert "starting dogs 2+2" in out
+
+
+def test_race_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "chicane", "--players", "3", "--seed", "5", "--json")
+    data = json.loads(out)
+    assert code == 0 and sorted(data["placings"])[0] == 1
+    assert data["turns"][0]["round"] == 1
+    code, out, _ = run(capsys, "race", "chicane", "--players", "3", "--seed", "5")
+    assert code == 0 and out.startswith(f"Chicane, seed 5: {data['rounds']} rounds")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("simulate", "husky-oval", "--characters", "Flamm"), "--characters is not an option"),
+        (("simulate", "husky-oval", "--no-encounters"), "--no-encounters is not an option"),
+        (("simulate", "first-run", "--starting-dogs", "3"), "--starting-dogs is not an option"),
+        (("simulate", "husky-oval", "--players", "1"), "Snow Tails races 2 to 8 sleds, not 1"),
+        (("simulate", "husky-oval", "--policy", "sneaky"), "unknown policy 'sneaky'"),
+        (("simulate", "husky-oval", "--starting-dogs", "5"), "valued 1 to 4"),
+        (("exact", "husky-oval"), "`trackkit exact` is for tile tracks"),
+        (("next", "chicane"), "`trackkit next` is for tile tracks"),
+        (("show", "chicane", "--tileset", "tiles"), "--tileset is for Yummell tracks"),
+        (("validate", "chicane", "--partial"), "--partial is for tile tracks"),
+        (("show", "no-such-track"), "Mush! Mush! Snow Tails 2: husky-oval"),
+    ],
+)
+def test_snowtails_refusals_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_export_a_snowtails_preset_to_a_file_that_reads_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "mine.toml"
+    assert run(capsys, "export", "reversed-ridge", "-o", str(target))[0] == 0
+    code, out, _ = run(capsys, "show", str(target), "--json")
+    assert code == 0 and json.loads(out)["name"] == "Reversed ridge"
+    assert run(capsys, "export", "reversed-ridge", "-o", str(target))[0] == 2  # kept

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from trackkit.board.datafile import output_path
-from trackkit.board.track import Track, load_track, save_track
+from trackkit.board.track import Track, save_track
 from trackkit.errors import ExistingFileError, TrackkitError, shown
-from trackkit.games import load_tileset, tileset_of
+from trackkit.games import DEFAULT_GAME, get_ruleset, load_tileset, rulesets, tileset_of
+from trackkit.games.base import find_preset, is_tile_track, load_track
 from trackkit.games.yummell import PLAYERS as YUMMELL
 from trackkit.games.yummell.building import explore_design_space, next_placements
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
@@ -56,22 +57,46 @@ class _Parser(argparse.ArgumentParser):
         )
 
 
-def resolve_track(name: str, tileset: str | None = None) -> Track:
-    """A track from a file path or a preset slug; ``tileset`` overrides its tile set."""
+def _all_presets() -> str:
+    return "; ".join(
+        f"{get_ruleset(game).title}: {', '.join(get_ruleset(game).presets())}"
+        for game in rulesets()
+    )
+
+
+def resolve_track(name: str, tileset: str | None = None) -> Any:
+    """A track of any game from a file path or a preset slug; ``tileset`` overrides the
+    tile set of a tile game's track."""
     # lexists is False for any path the system refuses (too long, a NUL byte): such a
     # name that looks like a file goes to load_track, which says what is wrong with it
     exists = os.path.lexists(name)
-    if name in PRESET_SLUGS and not exists:
-        track = load_preset(name)
+    preset = None if exists else find_preset(name)
+    if preset is not None:
+        ruleset, slug = preset
+        track = ruleset.load_preset(slug)
     elif exists or name.endswith(".toml") or "/" in name or "\x00" in name:
         track = load_track(name)
     else:
         raise TrackkitError(
-            f"{shown(name)!r} is neither a track file nor a preset; presets: "
-            f"{', '.join(PRESET_SLUGS)}"
+            f"{shown(name)!r} is neither a track file nor a preset; presets: {_all_presets()}"
         )
     if tileset is not None:
+        if not is_tile_track(track):
+            raise TrackkitError(
+                f"{get_ruleset(track.game).title} tracks have no tiles: --tileset is for "
+                "Yummell tracks"
+            )
         track = replace(track, tileset=Path(tileset))
+    return track
+
+
+def _tile_track(track: Any, command: str) -> Track:
+    """``track`` if it is made of tiles; else an error naming the command and the game."""
+    if not is_tile_track(track):
+        raise TrackkitError(
+            f"`trackkit {command}` is for tile tracks (Yummell); {shown(track.name)} is a "
+            f"{get_ruleset(track.game).title} track"
+        )
     return track
 
 
@@ -83,6 +108,12 @@ def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
+    if args.game == "snowtails":
+        from trackkit.report import snowtails
+
+        rows = snowtails.presets_summary()
+        _emit(args, rows, snowtails.presets_text(rows))
+        return EXIT_OK
     rows = presets_summary()
     _emit(args, rows, presets_text(rows))
     return EXIT_OK
@@ -97,6 +128,12 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     track = resolve_track(args.track, args.tileset)
+    if not is_tile_track(track):
+        from trackkit.report import snowtails
+
+        data = snowtails.show_summary(track)
+        _emit(args, data, snowtails.show_text(data))
+        return EXIT_OK
     tileset = tileset_of(track)
     data = show_summary(track, tileset)
     _emit(args, data, show_text(data, tileset_name=tileset.name))
@@ -105,13 +142,18 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     track = resolve_track(args.track, args.tileset)
+    if args.partial and not is_tile_track(track):
+        raise TrackkitError(
+            "--partial is for tile tracks still being built; a Snow Tails track describes "
+            "its whole board"
+        )
     report = validate(track, players=args.players, partial=args.partial)
     _emit(args, report.to_json(), validate_text(report))
     return EXIT_OK if report.ok else EXIT_PROBLEMS
 
 
 def cmd_next(args: argparse.Namespace) -> int:
-    track = resolve_track(args.track, args.tileset)
+    track = _tile_track(resolve_track(args.track, args.tileset), "next")
     rows = next_summary(next_placements(track, players=args.players))
     _emit(args, rows, next_text(rows, track_name=track.name))
     return EXIT_OK
@@ -120,6 +162,19 @@ def cmd_next(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     output_path(args.output, overwrite=args.force, suffixes=(".toml",))
     track = resolve_track(args.track, args.tileset)
+    if not is_tile_track(track):
+        from trackkit.board.datafile import write_text
+        from trackkit.games.snowtails.presets import PRESET_SLUGS as SNOW_PRESETS
+        from trackkit.games.snowtails.presets import preset_text
+
+        if args.track not in SNOW_PRESETS:
+            raise TrackkitError(
+                f"{shown(args.track)} is already a Snow Tails track file: copy it to keep a copy"
+            )
+        path = output_path(args.output, overwrite=args.force, suffixes=(".toml",))
+        path = write_text(path, preset_text(args.track))
+        _emit(args, {"written": str(path)}, f"Wrote {shown(path, 4200)}")
+        return EXIT_OK
     path = save_track(track, args.output, overwrite=args.force)
     _emit(args, {"written": str(path)}, f"Wrote {shown(path, 4200)}")
     return EXIT_OK
@@ -142,6 +197,44 @@ def cmd_space(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+YUMMELL_ONLY = {
+    "characters": "--characters",
+    "advantages": "--advantages",
+    "deck": "--deck",
+    "no_encounters": "--no-encounters",
+}
+SNOWTAILS_ONLY = {
+    "starting_dogs": "--starting-dogs",
+    "no_first_round_bonus": "--no-first-round-bonus",
+}
+
+
+def _refuse(args: argparse.Namespace, flags: dict[str, str], game: str) -> None:
+    """An error for the first option of ``flags`` given, which ``game``'s races do not take."""
+    for attribute, flag in flags.items():
+        if getattr(args, attribute, None) not in (None, False):
+            raise TrackkitError(f"{flag} is not an option of {get_ruleset(game).title} races")
+
+
+def _options_for(track: Any, args: argparse.Namespace, players: int | None = None) -> Any:
+    """The race options of ``track``'s game from the command line."""
+    if is_tile_track(track):
+        _refuse(args, SNOWTAILS_ONLY, track.game)
+        return _race_options(args, players)
+    _refuse(args, YUMMELL_ONLY, track.game)
+    from trackkit.games.snowtails.race import RaceOptions as SnowOptions
+
+    policy = getattr(args, "policy", "greedy")
+    content = get_ruleset("snowtails").load_content(getattr(args, "content", None))
+    return SnowOptions(
+        players=players if players is not None else args.players,
+        policy=tuple(n.strip() for n in policy.split(",")) if "," in policy else policy,
+        starting_value=getattr(args, "starting_dogs", None),
+        bonus_first_round=not getattr(args, "no_first_round_bonus", False),
+        deck=content.deck,
+    )
+
+
 def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
     from trackkit.games.yummell.content import load_content
     from trackkit.games.yummell.setup import RaceOptions
@@ -156,7 +249,7 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
         players=players if players is not None else args.players,
         characters=names(getattr(args, "characters", None)),
         advantages=names(getattr(args, "advantages", None)),
-        deck=getattr(args, "deck", "finite"),
+        deck=getattr(args, "deck", None) or "finite",
         encounters=not getattr(args, "no_encounters", False),
         policy=getattr(args, "policy", "greedy")
         if "," not in getattr(args, "policy", "")
@@ -184,7 +277,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from trackkit.sim.montecarlo import simulate
 
     track = resolve_track(args.track, args.tileset)
-    options = _race_options(args)
+    options = _options_for(track, args)
     bar, update = _progress(args, args.races)
     try:
         result = simulate(
@@ -206,7 +299,16 @@ def cmd_race(args: argparse.Namespace) -> int:
     from trackkit.games.yummell.record import record_race
 
     track = resolve_track(args.track, args.tileset)
-    record = record_race(track, _race_options(args), seed=args.seed)
+    options = _options_for(track, args)
+    if not is_tile_track(track):
+        from trackkit.games.snowtails.race import record_race as record_sled_race
+        from trackkit.report.snowtails import race_text as sled_race_text
+
+        sleds = record_sled_race(track, options, seed=args.seed)
+        data = {"track": track.name, "seed": args.seed, **sleds.to_json()}
+        _emit(args, data, sled_race_text(sleds, track=track.name, seed=args.seed))
+        return EXIT_OK
+    record = record_race(track, options, seed=args.seed)
     _emit(args, record.to_json(), race_text(record))
     return EXIT_OK
 
@@ -215,7 +317,7 @@ def cmd_exact(args: argparse.Namespace) -> int:
     from trackkit.games.yummell.content import load_content
     from trackkit.games.yummell.exact import exact_solo
 
-    track = resolve_track(args.track, args.tileset)
+    track = _tile_track(resolve_track(args.track, args.tileset), "exact")
     result = exact_solo(
         track,
         character=_one_name(args.character),
@@ -238,7 +340,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     tracks = {slug: load_preset(slug) for slug in PRESET_SLUGS}
     for extra in args.track or []:
-        track = resolve_track(extra, args.tileset)
+        track = _tile_track(resolve_track(extra, args.tileset), "compare")
         tracks[extra] = track
     options = _race_options(args)
     bar, update = _progress(args, len(tracks))
@@ -304,6 +406,7 @@ _players = _bounded(
 )
 BUILD_HELP = f"apply the track-building rule ({YUMMELL.build_min}-{YUMMELL.build_max})"
 _race_players = _bounded(YUMMELL.race_min, YUMMELL.race_max, "a race has {low} to {high} players")
+_starting_dogs = _bounded(1, 4, "the starting dogs are valued {low} to {high} (rulebook A.5)")
 _seed = _bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {high} (2**64 - 1)")
 _workers = _bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
 _bench_races = _bounded(1, MAX_BENCH_RACES, "the benchmark runs {low} to {high} races")
@@ -327,10 +430,11 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     def track_argument(p: argparse.ArgumentParser) -> None:
-        p.add_argument("track", help=f"a track file (.toml) or a preset: {', '.join(PRESET_SLUGS)}")
+        p.add_argument("track", help=f"a track file (.toml) or a preset: {_all_presets()}")
         p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
 
-    command("presets", cmd_presets, "list the rulebook's preset tracks")
+    p = command("presets", cmd_presets, "list a game's preset tracks")
+    p.add_argument("--game", choices=rulesets(), default=DEFAULT_GAME, help="the game")
     p = command("tiles", cmd_tiles, "list the tiles of a tile set")
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
     p = command("show", cmd_show, "tiles, squares along each start path, terrain totals")
@@ -366,8 +470,19 @@ def build_parser() -> argparse.ArgumentParser:
             default="greedy",
             help="greedy or smart, or one per player separated by commas (smart,greedy,...)",
         )
-        p.add_argument("--deck", choices=["finite", "infinite"], default="finite")
-        p.add_argument("--no-encounters", action="store_true", help="skip encounters")
+        p.add_argument("--deck", choices=["finite", "infinite"], help="Yummell (default finite)")
+        p.add_argument("--no-encounters", action="store_true", help="Yummell: skip encounters")
+        p.add_argument(
+            "--starting-dogs",
+            type=_starting_dogs,
+            metavar="1-4",
+            help="Snow Tails: the value of both starting dogs (default: the deck's, 2)",
+        )
+        p.add_argument(
+            "--no-first-round-bonus",
+            action="store_true",
+            help="Snow Tails: no bonus die in round 1",
+        )
         p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
         p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
 

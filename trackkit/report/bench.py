@@ -30,6 +30,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from trackkit.games import get_ruleset
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
     CHAR_ABILITY,
@@ -38,18 +39,19 @@ from trackkit.games.yummell.content import (
     load_content,
 )
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.ruleset import play_batch
-from trackkit.games.yummell.setup import RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceOptions
 
 TRACK = "king-of-toads"
 PLAYERS = 5
-WORKLOADS = ("standard", "movement")
+SNOW_TRACK = "long-trail"  # the longest demo track, with all four buildings
+WORKLOADS = ("standard", "movement", "snowtails")
 DESCRIPTIONS = {
     "standard": f"{TRACK}, {PLAYERS} players, full rules, finite deck, greedy, 1 worker",
     "movement": (
         f"{TRACK}, {PLAYERS} players, no encounters, infinite deck, characters and "
         "advantages without effects, greedy, 1 worker"
     ),
+    "snowtails": f"Snow Tails {SNOW_TRACK}, {PLAYERS} sleds, full rules, greedy, 1 worker",
 }
 SCALING_RACES = 200_000
 SCALING_WORKERS = (1, 2)
@@ -65,7 +67,9 @@ def plain_content(content: Content) -> Content:
     return dataclasses.replace(content, characters=characters, advantages=advantages)
 
 
-def workload_options(workload: str) -> RaceOptions:
+def workload_options(workload: str) -> Any:
+    if workload == "snowtails":
+        return get_ruleset("snowtails").options(players=PLAYERS, policy="greedy")
     if workload == "standard":
         return RaceOptions(players=PLAYERS, deck="finite", policy="greedy", encounters=True)
     return RaceOptions(
@@ -78,13 +82,16 @@ def workload_options(workload: str) -> RaceOptions:
 
 
 def _rate(workload: str, races: int, repeats: int, first_batch: int = 0) -> list[float]:
-    """Races per second of ``repeats`` timed runs of ``races`` races each."""
-    board = race_board(load_preset(TRACK))
+    """Races per second of ``repeats`` timed runs of ``races`` races each, through the
+    game's ruleset (the track prepared once, as a simulation does)."""
     options = workload_options(workload)
+    ruleset = options.ruleset
+    slug = SNOW_TRACK if workload == "snowtails" else TRACK
+    board = ruleset.prepare(ruleset.load_preset(slug), options)
     rates = []
     for repeat in range(repeats):
         start = time.perf_counter()
-        play_batch(board, options, seed=1, batch=first_batch + repeat, races=races)
+        ruleset.play_batch(board, options, seed=1, batch=first_batch + repeat, races=races)
         rates.append(races / (time.perf_counter() - start))
     return rates
 

@@ -36,9 +36,8 @@ def simulate_text(result: SimulationResult) -> str:
     options = result.options
     low, high = result.ci95
     lines = [
-        f"{result.track}: {result.races:,} races, {options.players} players, policy "
-        f"{options.policy}, {options.deck} deck, encounters {'on' if options.encounters else 'off'}"
-        f", seed {result.seed}",
+        f"{result.track}: {result.races:,} races, {options.players} players, "
+        f"{options.describe()}, seed {result.seed}",
         f"Race length: {result.mean_rounds:.2f} rounds (95% CI {low:.2f} to {high:.2f})",
     ]
     if result.capped:
@@ -55,10 +54,22 @@ def simulate_text(result: SimulationResult) -> str:
             lines.append(
                 f"  {row['name']:<26} {row['entries']:>7} {percent(row['win_rate'])} {mean:>10}"
             )
-    crowded = sorted(result.congestion(), key=lambda r: -r["turns_per_race"])[:CROWDED_SQUARES]
-    lines.append("Most crowded squares (turns ended there per race, fall-backs)")
-    for row in crowded:
-        lines.append(f"  {row['square']:<8} {row['turns_per_race']:6.2f} {row['bounces']:>7}")
+    ruleset = result.ruleset
+    for key, tally in result.tallies().items():
+        if key == ruleset.tallies[0].key:
+            lines.append(f"{'Per race':<44} {'mean':>7}  95% CI")
+        t_low, t_high = tally["ci95"]
+        lines.append(f"  {tally['title']:<42} {tally['mean']:7.3f}  {t_low:.3f} to {t_high:.3f}")
+    counts = ruleset.node_counts
+    per_race = [c.report for c in counts if c.per_race]
+    busiest = sorted(result.congestion(), key=lambda r: -sum(r[k] for k in per_race))
+    lines.append(ruleset.node_heading)
+    noun = ruleset.node_noun
+    shown_rows = busiest[:CROWDED_SQUARES]
+    width = max([8, *(len(row[noun]) for row in shown_rows)])
+    for row in shown_rows:
+        cells = [f"{row[c.report]:6.2f}" if c.per_race else f"{row[c.report]:>7}" for c in counts]
+        lines.append(f"  {row[noun]:<{width}} " + " ".join(cells))
     return "\n".join(lines)
 
 

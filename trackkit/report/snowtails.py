@@ -1,0 +1,158 @@
+"""Snow Tails tracks and races in words, as ``presets --game snowtails``, ``show`` and
+``race`` print them for a Snow Tails track.
+
+Each ``*_summary`` returns the JSON-able data (what ``--json`` prints); each ``*_text``
+turns it into the lines a player reads. A space is written ``segment:lane:index`` as the
+track file numbers it (lanes from 1 on the left in board order).
+
+>>> rows = presets_summary()
+>>> rows[0]["slug"], rows[0]["reconstructed"]
+('husky-oval', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trackkit.errors import shown
+from trackkit.games.snowtails.board import compile_course
+from trackkit.games.snowtails.geometry import build_course
+from trackkit.games.snowtails.presets import list_presets
+from trackkit.games.snowtails.race import RaceRecord
+from trackkit.games.snowtails.ruleset import space_name
+from trackkit.games.snowtails.track import SnowTrack
+
+
+def _segment_text(segment: Any) -> str:
+    if segment.is_corner:
+        tight = " tight" if segment.tight else ""
+        spaces = ", ".join(str(n) for n in segment.spaces_per_lane)
+        return f"{segment.turn}{tight} corner, spaces per lane {spaces} (inside → outside)"
+    return f"straight, {segment.lanes} lanes × {segment.rows} rows"
+
+
+def show_summary(track: SnowTrack) -> dict[str, Any]:
+    """``track`` composed: its segments as raced, spaces open and closed, the start row,
+    the finish, the fewest steps from the start to cross the line, trees, markers and
+    buildings (with the spaces that trigger each)."""
+    course = build_course(track)
+    compiled = compile_course(course)
+    board = compiled.board
+    starts = [int(n) for n in board.start]
+    triggers: dict[str, list[str]] = {}
+    for address in compiled.addresses:
+        for kind in course.graph.nodes[address]["trigger_of"]:
+            triggers.setdefault(kind, []).append(space_name(address))
+    return {
+        "game": track.game,
+        "name": track.name,
+        "description": track.description,
+        "reconstructed": track.reconstructed,
+        "note": track.note,
+        "direction": track.direction,
+        "segments": [
+            {"id": s.id, "raced": s in course.segments, "shape": _segment_text(s)}
+            for s in track.segments
+        ],
+        "spaces": compiled.nodes,
+        "closed_spaces": len(course.closed),
+        "start": [space_name(compiled.address(n)) for n in starts],
+        "finish": {
+            "segment": track.finish.segment,
+            "line": track.finish.line,
+            "runoff_rows": track.finish.runoff_rows,
+        },
+        "steps_to_finish": min((int(board.togo[n]) for n in starts), default=None),
+        "trees": [space_name(t) for t in track.trees],
+        "markers": [space_name(m) for m in track.markers],
+        "buildings": [
+            {"kind": b.kind, "name": b.name, "segment": b.segment, "triggers": triggers.get(b.kind)}
+            for b in track.buildings
+        ],
+    }
+
+
+def show_text(data: dict[str, Any]) -> str:
+    """:func:`show_summary` in words."""
+    lines = [f"{shown(data['name'])}: Snow Tails track, driven {data['direction']}"]
+    if data["reconstructed"]:
+        lines.append(f"Reconstruction: {shown(data['note'])}")
+    lines.append("Segments in board order:")
+    for s in data["segments"]:
+        raced = "" if s["raced"] else "  (not raced)"
+        lines.append(f"  {shown(s['id']):<12} {s['shape']}{raced}")
+    lines.append(
+        f"{data['spaces']} open spaces ({data['closed_spaces']} closed); start row "
+        + " ".join(data["start"])
+    )
+    finish = data["finish"]
+    lines.append(
+        f"Finish line after row {finish['line']} of {shown(finish['segment'])}, "
+        f"{finish['runoff_rows']} run-off rows; {data['steps_to_finish']} steps from the "
+        "start to cross it"
+    )
+    lines.append(f"Trees ({len(data['trees'])}): " + (" ".join(data["trees"]) or "none"))
+    if data["markers"]:
+        lines.append(f"Markers ({len(data['markers'])}): " + " ".join(data["markers"]))
+    for b in data["buildings"]:
+        where = " ".join(b["triggers"] or []) or "no space"
+        lines.append(f"{b['name']} on {shown(b['segment'])}, triggered from {where}")
+    if not data["buildings"]:
+        lines.append("No buildings")
+    lines.append("(spaces written segment:lane:index as the track file numbers them)")
+    return "\n".join(lines)
+
+
+def presets_summary() -> list[dict[str, Any]]:
+    """The demo tracks: slug, name, open spaces, trees, buildings, whether reconstructed."""
+    rows = []
+    for preset in list_presets():
+        track = preset.track
+        rows.append(
+            {
+                "slug": preset.slug,
+                "name": track.name,
+                "segments": len(track.segments),
+                "spaces": compile_course(track).nodes,
+                "trees": len(track.trees),
+                "buildings": [b.kind for b in track.buildings],
+                "direction": track.direction,
+                "reconstructed": track.reconstructed,
+                "description": track.description,
+            }
+        )
+    return rows
+
+
+def presets_text(rows: list[dict[str, Any]]) -> str:
+    """A table of :func:`presets_summary`."""
+    lines = [f"{'slug':<16} {'spaces':>6} {'trees':>5}  {'buildings':<31} name"]
+    for r in rows:
+        buildings = ", ".join(r["buildings"]) or "-"
+        lines.append(
+            f"{r['slug']:<16} {r['spaces']:>6} {r['trees']:>5}  {buildings:<31} {r['name']}"
+        )
+    lines.append("(demo boards: reconstructions, not the printed Mush! Mush! tracks)")
+    return "\n".join(lines)
+
+
+def race_text(record: RaceRecord, *, track: str, seed: int) -> str:
+    """Every turn round by round (card play, drift schedule, bonus, where it stopped), and
+    the placings by start slot."""
+    lines = [f"{shown(track)}, seed {seed}: {record.rounds} rounds"]
+    current = 0
+    for turn in record.turns:
+        if turn.round != current:
+            current = turn.round
+            lines.append(f"Round {current}")
+        start = "the start" if turn.start is None else space_name(turn.start)
+        bonus = f", bonus {turn.bonus}" if turn.bonus else ""
+        stop = "" if turn.stop == "none" else f", stopped: {turn.stop}"
+        lines.append(
+            f"  sled {turn.player + 1}: plays {turn.play} {turn.value}, "
+            f"{turn.schedule}{bonus}: {start} → {space_name(turn.end)}{stop} "
+            f"(die {turn.die}, {turn.cards} collision card(s))"
+        )
+    placed = sorted(zip(record.placings, range(len(record.placings)), strict=True))
+    lines.append("Placings: " + ", ".join(f"{p}. sled {who + 1}" for p, who in placed))
+    return "\n".join(lines)
