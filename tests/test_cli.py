@@ -442,3 +442,26 @@ def test_export_a_snowtails_preset_to_a_file_that_reads_back(
     code, out, _ = run(capsys, "show", str(target), "--json")
     assert code == 0 and json.loads(out)["name"] == "Reversed ridge"
     assert run(capsys, "export", "reversed-ridge", "-o", str(target))[0] == 2  # kept
+
+
+def test_compare_the_snowtails_demo_tracks_with_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from trackkit.games.snowtails.presets import preset_text
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(preset_text("chicane").replace('name = "Chicane"', 'name = "My chicane"'))
+    argv = ("compare", str(mine), "--races", "300", "--players", "3", "--seed", "2")
+    code, out, _ = run(capsys, *argv, "--json")  # the game comes from the file
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 5
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
+    assert [r["mean_rounds"] for r in rows] == sorted(
+        (r["mean_rounds"] for r in rows), reverse=True
+    )
+    by_name = {r["name"]: r for r in rows}
+    # the same track under another name races the same races
+    assert by_name["My chicane"]["mean_rounds"] == by_name["Chicane"]["mean_rounds"]
+    assert all(0 <= r["slot_spread"] <= 1 and 0 <= r["last_round"] <= 1 for r in rows)
+    code, _, err = run(capsys, "compare", str(mine), "--game", "yummell")
+    assert code == 2 and "compare tracks of one game" in err

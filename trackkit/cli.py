@@ -24,7 +24,6 @@ from trackkit.games import DEFAULT_GAME, get_ruleset, load_tileset, rulesets, ti
 from trackkit.games.base import find_preset, is_tile_track, load_track
 from trackkit.games.yummell import PLAYERS as YUMMELL
 from trackkit.games.yummell.building import explore_design_space, next_placements
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.report.races import bench_text, exact_text, race_text, simulate_text
 from trackkit.report.tracks import (
     presets_summary,
@@ -336,21 +335,40 @@ def _one_name(text: str | None) -> str | None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from trackkit.report.compare import compare_summary, compare_text, compare_tracks
-
-    tracks = {slug: load_preset(slug) for slug in PRESET_SLUGS}
-    for extra in args.track or []:
-        track = _tile_track(resolve_track(extra, args.tileset), "compare")
-        tracks[extra] = track
-    options = _race_options(args)
+    extra = {name: resolve_track(name, args.tileset) for name in args.track or []}
+    games = {track.game for track in extra.values()}
+    game = args.game or (games.pop() if len(games) == 1 else DEFAULT_GAME)
+    for name, track in extra.items():
+        if track.game != game:
+            raise TrackkitError(
+                f"{shown(name)} is a {get_ruleset(track.game).title} track: compare tracks of "
+                f"one game (here {get_ruleset(game).title})"
+            )
+    ruleset = get_ruleset(game)
+    tracks = {slug: ruleset.load_preset(slug) for slug in ruleset.presets()} | extra
+    options = _options_for(next(iter(tracks.values())), args)
     bar, update = _progress(args, len(tracks))
     try:
-        rows = compare_tracks(tracks, options, races=args.races, seed=args.seed, progress=update)
+        if game == "snowtails":
+            from trackkit.report import snowtails
+
+            rows: list[Any] = snowtails.compare_tracks(
+                tracks, options, races=args.races, seed=args.seed, progress=update
+            )
+            text = snowtails.compare_text(
+                rows, players=options.players, races=args.races, seed=args.seed
+            )
+        else:
+            from trackkit.report.compare import compare_text, compare_tracks
+
+            rows = compare_tracks(
+                tracks, options, races=args.races, seed=args.seed, progress=update
+            )
+            text = compare_text(rows, players=options.players, races=args.races, seed=args.seed)
     finally:
         if bar is not None:
             bar.close()
-    text = compare_text(rows, players=options.players, races=args.races, seed=args.seed)
-    _emit(args, compare_summary(rows), text)
+    _emit(args, [row.to_json() for row in rows], text)
     return EXIT_OK
 
 
@@ -500,8 +518,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--advantage", help="name or number (default: dealt at random)")
     p.add_argument("--no-encounters", action="store_true")
     p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
-    p = command("compare", cmd_compare, "the six presets (and your tracks) side by side")
+    p = command("compare", cmd_compare, "a game's presets (and your tracks) side by side")
     p.add_argument("track", nargs="*", help="track files to compare with the presets")
+    p.add_argument(
+        "--game", choices=rulesets(), help="the game (default: your tracks' game, or yummell)"
+    )
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)

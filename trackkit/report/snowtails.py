@@ -1,5 +1,5 @@
-"""Snow Tails tracks and races in words, as ``presets --game snowtails``, ``show`` and
-``race`` print them for a Snow Tails track.
+"""Snow Tails tracks and races in words, as ``presets --game snowtails``, ``show``,
+``race`` and ``compare`` print them for Snow Tails tracks.
 
 Each ``*_summary`` returns the JSON-able data (what ``--json`` prints); each ``*_text``
 turns it into the lines a player reads. A space is written ``segment:lane:index`` as the
@@ -12,13 +12,15 @@ track file numbers it (lanes from 1 on the left in board order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from trackkit.errors import shown
 from trackkit.games.snowtails.board import compile_course
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.presets import list_presets
-from trackkit.games.snowtails.race import RaceRecord
+from trackkit.games.snowtails.race import RaceOptions, RaceRecord
 from trackkit.games.snowtails.ruleset import space_name
 from trackkit.games.snowtails.track import SnowTrack
 
@@ -155,4 +157,93 @@ def race_text(record: RaceRecord, *, track: str, seed: int) -> str:
         )
     placed = sorted(zip(record.placings, range(len(record.placings)), strict=True))
     lines.append("Placings: " + ", ".join(f"{p}. sled {who + 1}" for p, who in placed))
+    return "\n".join(lines)
+
+
+# --- compare -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SnowFigures:
+    """One Snow Tails track's row of a comparison."""
+
+    key: str
+    name: str
+    spaces: int
+    steps_to_finish: int | None
+    trees: int
+    buildings: int
+    mean_rounds: float
+    ci95: tuple[float, float]
+    collisions: float  # collision cards taken per race, all sleds
+    trees_hit: float
+    slot_spread: float  # best start slot's win rate minus the worst's
+    last_round: float  # share of races decided in the last round
+    rank: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["ci95"] = list(self.ci95)
+        return data
+
+
+def compare_tracks(
+    tracks: dict[str, SnowTrack],
+    options: RaceOptions,
+    *,
+    races: int = 10_000,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[SnowFigures]:
+    """Figures for every track, ranked from the longest simulated race to the shortest."""
+    from trackkit.sim.montecarlo import simulate
+
+    rows = []
+    for done, (key, track) in enumerate(tracks.items(), 1):
+        shown_data = show_summary(track)
+        result = simulate(track, options, races=races, seed=seed)
+        slots = [r["win_rate"] for r in result.by_group("slot") if r["win_rate"] is not None]
+        rows.append(
+            SnowFigures(
+                key=key,
+                name=track.name,
+                spaces=shown_data["spaces"],
+                steps_to_finish=shown_data["steps_to_finish"],
+                trees=len(track.trees),
+                buildings=len(track.buildings),
+                mean_rounds=result.mean_rounds,
+                ci95=result.ci95,
+                collisions=result.tally("collisions")["mean"],
+                trees_hit=result.tally("trees")["mean"],
+                slot_spread=max(slots) - min(slots),
+                last_round=result.tally("decided_last_round")["mean"],
+            )
+        )
+        if progress:
+            progress(done, len(tracks))
+    ranked = sorted(rows, key=lambda row: -row.mean_rounds)
+    return [replace(row, rank=rank) for rank, row in enumerate(ranked, 1)]
+
+
+def compare_text(rows: list[SnowFigures], *, players: int, races: int, seed: int) -> str:
+    """A ranked table: simulated length with its 95% interval, collisions and trees hit per
+    race, the start-slot spread of win rates and the share decided in the last round."""
+    lines = [
+        f"{len(rows)} Snow Tails tracks, {players} sleds, {races:,} races each, seed {seed}; "
+        "ranked from the longest race",
+        f"{'#':>2} {'track':<24} {'steps':>5} {'rounds (95% CI)':>22} {'cards':>6} "
+        f"{'trees':>6} {'slot spread':>11} {'last round':>10}",
+    ]
+    for row in rows:
+        steps = "-" if row.steps_to_finish is None else str(row.steps_to_finish)
+        lines.append(
+            f"{row.rank:>2} {shown(row.name)[:24]:<24} {steps:>5} "
+            f"{row.mean_rounds:>7.2f} ({row.ci95[0]:.2f}-{row.ci95[1]:.2f}) "
+            f"{row.collisions:>6.2f} {row.trees_hit:>6.2f} {100 * row.slot_spread:>10.1f}% "
+            f"{100 * row.last_round:>9.1f}%"
+        )
+    lines.append(
+        "steps: fewest steps from the start to cross the line; cards and trees: per race, "
+        "all sleds; slot spread: best start slot's win rate minus the worst's"
+    )
     return "\n".join(lines)
