@@ -3,14 +3,17 @@ and the fix for what does not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from snowtails_fixtures import base_data, track_of
 
 from trackkit.errors import TrackFileError, TrackkitError
-from trackkit.games.snowtails.presets import preset_text
+from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
 from trackkit.games.snowtails.track import Address, Building, load_track, parse_track_toml
 
 
@@ -137,3 +140,21 @@ def test_toml_and_file_errors_are_located(tmp_path: Path) -> None:
     latin.write_bytes(b'name = "caf\xe9"\n')
     with pytest.raises(TrackkitError, match="not UTF-8"):
         load_track(latin)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    slug=st.sampled_from(PRESET_SLUGS),
+    name=st.text(
+        alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40
+    ),
+    keep=st.lists(st.booleans(), min_size=8, max_size=8),
+)
+def test_a_track_written_to_toml_reads_back_as_itself(
+    slug: str, name: str, keep: list[bool]
+) -> None:
+    track = load_preset(slug)
+    trees = tuple(t for t, k in zip(track.trees, keep, strict=False) if k)
+    edited = replace(track, name=name, trees=trees, source="")
+    back = parse_track_toml(edited.to_toml(), source="")
+    assert back == edited

@@ -79,11 +79,13 @@ tree off the track or a building in a corner still loads.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
+import tomli_w
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -231,6 +233,57 @@ class SnowTrack:
 
     def segment(self, segment_id: str) -> Segment | None:
         return next((s for s in self.segments if s.id == segment_id), None)
+
+    def to_toml(self) -> str:
+        """The track file's text: what :func:`parse_track_toml` reads back as this track
+        (every straight's lanes written where they differ from the first straight's)."""
+        straights = [s.lanes for s in self.segments if not s.is_corner]
+        lanes = straights[0] if straights else None
+        data: dict[str, Any] = {"game": self.game, "name": self.name}
+        if self.description:
+            data["description"] = self.description
+        data["reconstructed"] = self.reconstructed
+        if self.note:
+            data["note"] = self.note
+        if lanes is not None:
+            data["lanes"] = lanes
+        data |= {"direction": self.direction, "beginner": self.beginner}
+        data["tiebreak"] = self.tiebreak
+        text = "# A Snow Tails track (trackkit track file: see trackkit's README).\n"
+        text += tomli_w.dumps(data)
+        # segment ids are plain names (SEGMENT_ID), so JSON's quoting is TOML's
+        start, finish = self.start, self.finish
+        text += f"start = {{ segment = {json.dumps(start.segment)}, row = {start.row} }}\n"
+        text += (
+            f"finish = {{ segment = {json.dumps(finish.segment)}, line = {finish.line}, "
+            f"runoff_rows = {finish.runoff_rows} }}\n"
+        )
+        for key, places in (("trees", self.trees), ("markers", self.markers)):
+            items = ", ".join(f"[{json.dumps(a.segment)}, {a.lane}, {a.index}]" for a in places)
+            text += f"{key} = [{items}]\n"
+        for segment in self.segments:
+            lines = [f"id = {json.dumps(segment.id)}"]
+            if segment.after is not None:
+                lines.append(f"after = {json.dumps(segment.after)}")
+            if segment.is_corner:
+                lines.append(f'turn = "{segment.turn}"')
+                lines.append(f"spaces_per_lane = {list(segment.spaces_per_lane)}")
+                if segment.tight:
+                    lines.append("tight = true")
+            else:
+                lines.append(f"rows = {segment.rows}")
+                if segment.lanes != lanes:
+                    lines.append(f"lanes = {segment.lanes}")
+            text += "\n[[segments]]\n" + "\n".join(lines) + "\n"
+        for building in self.buildings:
+            lines = [f'kind = "{building.kind}"', f"segment = {json.dumps(building.segment)}"]
+            if building.lanes is not None:
+                lines.append(f"lanes = {list(building.lanes)}")
+            if building.side is not None:
+                lines.append(f'side = "{building.side}"')
+            lines.append(f"rows = {list(building.rows)}")
+            text += "\n[[buildings]]\n" + "\n".join(lines) + "\n"
+        return text
 
     def describe(self, address: Address) -> str:
         """``address`` in words: 'segment back, lane 3, row 4' (a corner's: 'space 4')."""
