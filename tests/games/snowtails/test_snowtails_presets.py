@@ -12,7 +12,7 @@ from trackkit.games.snowtails.presets import PRESET_SLUGS, list_presets, load_pr
 from trackkit.games.snowtails.validation import validate_track
 
 # Open spaces of each demo course (the graph's nodes).
-SPACES = {"husky-oval": 180, "long-trail": 348, "reversed-ridge": 191, "chicane": 182}
+SPACES = {"husky-oval": 190, "long-trail": 348, "reversed-ridge": 191, "chicane": 182}
 
 
 def test_the_four_demo_tracks_ship() -> None:

@@ -158,3 +158,19 @@ def test_a_track_written_to_toml_reads_back_as_itself(
     edited = replace(track, name=name, trees=trees, source="")
     back = parse_track_toml(edited.to_toml(), source="")
     assert back == edited
+
+
+def test_a_corner_turns_90_unless_its_file_says_180() -> None:
+    data = base_data()
+    corner = next(s for s in data["segments"] if "turn" in s)
+    assert track_of(data).segment(corner["id"]).angle == 90
+    corner["angle"] = 180
+    assert track_of(data).segment(corner["id"]).angle == 180
+    corner["angle"] = 45
+    with pytest.raises(TrackFileError, match=r"angle.*90 or 180"):
+        track_of(data)
+    straight = next(s for s in data["segments"] if "rows" in s)
+    del corner["angle"]
+    straight["angle"] = 90
+    with pytest.raises(TrackFileError, match="only a corner turns through an angle"):
+        track_of(data)

@@ -26,6 +26,7 @@ parametrically (SNOWTAILS.md §5.1, §5.6). A track file looks like this::
     turn = "left"                 # a corner: turn, and spaces per lane inside → outside
     spaces_per_lane = [2, 3, 4, 5, 6]
     tight = false                 # a tight corner (rulebook G): lanes run into the side
+    angle = 90                    # 90 (default) or 180, a hairpin: how it lies on the table
 
     [[buildings]]
     kind = "chapel"               # kennels, chapel or bothy: on the track…
@@ -107,6 +108,7 @@ from trackkit.games.snowtails.content import load_components
 MAX_LANES = 9
 MAX_ROWS = 60
 MAX_CORNER_SPACES = 30
+DEFAULT_ANGLE = 90  # a corner turns a quarter unless its file says angle = 180 (a hairpin)
 MAX_SEGMENTS = 60
 MAX_ITEMS = 200  # trees or markers listed
 MAX_BUILDINGS = 12
@@ -132,9 +134,11 @@ class Address(NamedTuple):
 
 @dataclass(frozen=True)
 class Segment:
-    """A straight (``rows`` of ``lanes`` spaces) or a corner (``turn`` and the spaces of
-    each lane, innermost first), in board order; ``after`` is the segment it continues
-    from, None for the first."""
+    """A straight (``rows`` of ``lanes`` spaces) or a corner (``turn``, the spaces of
+    each lane, innermost first, and the ``angle`` it turns through: 90 or a 180° hairpin),
+    in board order; ``after`` is the segment it continues from, None for the first. The
+    angle places the board's pieces in the plane (drawings); the race reads only the
+    spaces."""
 
     id: str
     lanes: int
@@ -143,6 +147,7 @@ class Segment:
     spaces_per_lane: tuple[int, ...] = ()
     tight: bool = False
     after: str | None = None
+    angle: int = 90
 
     @property
     def is_corner(self) -> bool:
@@ -268,6 +273,8 @@ class SnowTrack:
             if segment.is_corner:
                 lines.append(f'turn = "{segment.turn}"')
                 lines.append(f"spaces_per_lane = {list(segment.spaces_per_lane)}")
+                if segment.angle != DEFAULT_ANGLE:
+                    lines.append(f"angle = {segment.angle}")
                 if segment.tight:
                     lines.append("tight = true")
             else:
@@ -331,6 +338,7 @@ class _SegmentSpec(BaseModel):
     )
     tight: StrictBool = False
     after: SegmentId | None = None
+    angle: Literal[90, 180] | None = None
 
     @model_validator(mode="after")
     def _straight_or_corner(self) -> _SegmentSpec:
@@ -350,6 +358,8 @@ class _SegmentSpec(BaseModel):
             raise ValueError("give rows for a straight, or turn and spaces_per_lane for a corner")
         if self.tight and not corner:
             raise ValueError("only a corner can be tight; drop tight from this straight")
+        if self.angle is not None and not corner:
+            raise ValueError("only a corner turns through an angle; drop angle from this straight")
         return self
 
 
@@ -471,7 +481,8 @@ def parse_track(data: dict[str, Any], *, source: str) -> SnowTrack:
 def _segment(spec: _SegmentSpec, lanes: int) -> Segment:
     if spec.spaces_per_lane is not None:
         counts = tuple(spec.spaces_per_lane)
-        return Segment(spec.id, len(counts), None, spec.turn, counts, spec.tight, spec.after)
+        angle = spec.angle if spec.angle is not None else DEFAULT_ANGLE
+        return Segment(spec.id, len(counts), None, spec.turn, counts, spec.tight, spec.after, angle)
     width = spec.lanes if spec.lanes is not None else lanes
     return Segment(spec.id, width, spec.rows, None, (), False, spec.after)
 
