@@ -81,7 +81,7 @@ def test_validate_a_broken_file_reports_every_problem(
         ["validate", "missing.toml"],
         ["validate", "first-run", "--players", "9"],
         ["validate", "first-run", "--players", "two"],
-        ["render", "first-run", "-o", "x.png"],
+        ["render", "first-run", "-o", "x.gif"],
         ["frobnicate"],
     ],
 )
@@ -465,3 +465,15 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(
     assert all(0 <= r["slot_spread"] <= 1 and 0 <= r["last_round"] <= 1 for r in rows)
     code, _, err = run(capsys, "compare", str(mine), "--game", "yummell")
     assert code == 2 and "compare tracks of one game" in err
+
+
+@pytest.mark.parametrize("track", ["first-run", "husky-oval"])
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".html"])
+def test_render_draws_either_game_in_each_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, track: str, suffix: str
+) -> None:
+    target = tmp_path / f"out{suffix}"
+    code, out, err = run(capsys, "render", track, "-o", str(target))
+    assert (code, err) == (0, "") and out.startswith("Wrote ")
+    head = target.read_bytes()[:200]
+    assert {".svg": b"<?xml", ".png": b"\x89PNG", ".html": b"<html"}[suffix] in head

@@ -180,10 +180,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from trackkit.render import render_to_file  # Plotly and drawsvg load only when drawing
+    from trackkit.render import SUFFIXES, render_to_file  # Plotly and drawsvg load on drawing
 
-    # checked here too: render_to_file does not guard against pipes and unusable names
-    output_path(args.output, overwrite=args.force, suffixes=(".svg", ".html"))
+    # checked before the track is read, so a wrong name is said first
+    output_path(args.output, overwrite=args.force, suffixes=SUFFIXES)
     track = resolve_track(args.track, args.tileset)
     path = render_to_file(track, args.output, overwrite=args.force)
     _emit(args, {"written": str(path)}, f"Wrote {shown(path, 4200)}")

@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -47,21 +48,28 @@ def track_figure(track: Track, tileset: TileSet | None = None, **options: object
 
 
 def render_to_file(
-    track: Track, path: str | Path, tileset: TileSet | None = None, *, overwrite: bool = False
+    track: Any, path: str | Path, tileset: TileSet | None = None, *, overwrite: bool = False
 ) -> Path:
-    """Draw ``track`` to ``path``: ``.svg`` or ``.png`` a picture, ``.html`` a page with the
-    figure (plotly.js embedded, so it opens without a network)."""
+    """Draw ``track`` (of any game) to ``path``: ``.svg`` or ``.png`` a picture, ``.html`` a
+    page with the figure (plotly.js embedded, so it opens without a network)."""
     # a folder, a pipe, a device, an unusable name or an existing file without
     # ``overwrite`` is refused before anything is drawn
     path = output_path(path, overwrite=overwrite, suffixes=SUFFIXES)
+    if isinstance(track, Track):
+        svg, png, figure = track_svg, track_png, track_figure
+        args: tuple[Any, ...] = (track, tileset)
+    else:  # a printed board of lanes (Snow Tails)
+        from trackkit.render.lanes import lane_figure, lane_png, lane_svg
+
+        svg, png, figure, args = lane_svg, lane_png, lane_figure, (track,)
     try:
         suffix = path.suffix.lower()
         if suffix == ".svg":
-            path.write_text(track_svg(track, tileset), encoding="utf-8")
+            path.write_text(svg(*args), encoding="utf-8")
         elif suffix == ".png":
-            path.write_bytes(track_png(track, tileset))
+            path.write_bytes(png(*args))
         else:
-            track_figure(track, tileset).write_html(path, include_plotlyjs=True, full_html=True)
+            figure(*args).write_html(path, include_plotlyjs=True, full_html=True)
     except (OSError, ValueError) as exc:
         raise TrackkitError(f"{shown(path)}: cannot be written ({exc})") from None
     return path
