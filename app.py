@@ -1,4 +1,4 @@
-"""trackkit's app: design a Yummell track, validate it, race it, compare it.
+"""trackkit's app: design a Yummell or Snow Tails track, validate it, race it, compare it.
 
 Run with: streamlit run app.py
 """
@@ -7,10 +7,8 @@ import streamlit as st
 
 from trackkit.app import common, home_page
 
-st.set_page_config(
-    page_title="trackkit · Yummell tracks", page_icon=":material/flag:", layout="wide"
-)
-current = st.navigation(home_page.app_pages())
+st.set_page_config(page_title="trackkit · race tracks", page_icon=":material/flag:", layout="wide")
+current = st.navigation(home_page.app_sections())
 common.design()  # a shared link is opened whichever page it points at
 common.sync_address()
 common.show_link_error()

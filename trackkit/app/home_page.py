@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from trackkit.app import compare_page, design_page, race_page, tiles_page
+from trackkit.app import (
+    compare_page,
+    design_page,
+    race_page,
+    snow_compare_page,
+    snow_design_page,
+    snow_race_page,
+    tiles_page,
+)
+from trackkit.app.snow_common import GAME_TITLE as SNOW_TAILS
 
 RECONSTRUCTED = (
     "**Reconstructed data.** The rulebook and its six preset tracks fix how many tiles there "
@@ -17,8 +26,36 @@ RECONSTRUCTED = (
 )
 
 
+def snow_pages() -> list[st.Page]:
+    """The Snow Tails pages (their addresses start with ``snow-``)."""
+    return [
+        st.Page(
+            snow_design_page.page,
+            title="Design",
+            icon=":material/ac_unit:",
+            url_path="snow-design",
+        ),
+        st.Page(
+            snow_race_page.page, title="Race", icon=":material/sledding:", url_path="snow-race"
+        ),
+        st.Page(
+            snow_compare_page.page,
+            title="Compare",
+            icon=":material/leaderboard:",
+            url_path="snow-compare",
+        ),
+    ]
+
+
+def app_sections() -> dict[str, list[st.Page]]:
+    """The navigation: the opening page, then each game's pages under its name (the
+    sidebar is the game selector)."""
+    start, *yummell = app_pages()
+    return {"": [start], "Yummell": yummell, SNOW_TAILS: snow_pages()}
+
+
 def app_pages() -> list[st.Page]:
-    """Every page of the app, the opening page first (the default)."""
+    """Every Yummell page of the app, the opening page first (the default)."""
     return [
         st.Page(page, title="Start", icon=":material/home:", url_path="start", default=True),
         st.Page(design_page.page, title="Design", icon=":material/extension:", url_path="design"),
@@ -63,6 +100,20 @@ def page() -> None:
         )
         st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
     st.info(RECONSTRUCTED, icon=":material/info:")
+    st.divider()
+    st.subheader(f"And a second game: {SNOW_TAILS}")
+    st.write(
+        "Dog-sled races on a lane track of straights and corners: choose a demo board, "
+        "place trees, markers and the four buildings by clicking its spaces with every rule "
+        "checked, race it with the full rules for 2 to 8 sleds (how long, how fair the start "
+        "slots, where sleds collide), and compare it with the other boards. The boards are "
+        "reconstructions: the printed ones are not published."
+    )
+    design, race, compare = snow_pages()
+    row = st.columns(3)
+    row[0].page_link(design, label="Design a Snow Tails track", icon=":material/ac_unit:")
+    row[1].page_link(race, label="Race a Snow Tails track", icon=":material/sledding:")
+    row[2].page_link(compare, label="Compare Snow Tails tracks", icon=":material/leaderboard:")
     st.caption(
         "The same analyses run from the command line (`trackkit --help`) and from Python; "
         "see the README."

@@ -146,7 +146,7 @@ def _placing(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def _win_rates(rows: list[dict[str, Any]], title: str, players: int) -> go.Figure:
+def win_rates_figure(rows: list[dict[str, Any]], title: str, players: int) -> go.Figure:
     """Horizontal bars of win rates with the fair share (1 ÷ players) marked."""
     rates = [r["win_rate"] or 0.0 for r in rows]  # None: never in that seat
     figure = go.Figure(
@@ -211,9 +211,11 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         {**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_group("order_pos")
     ]
     left, right = st.columns(2)
-    left.plotly_chart(_win_rates(characters, "Win rate by character", players), width="stretch")
+    left.plotly_chart(
+        win_rates_figure(characters, "Win rate by character", players), width="stretch"
+    )
     right.plotly_chart(
-        _win_rates(order, "Win rate by place in the last round's turn order", players),
+        win_rates_figure(order, "Win rate by place in the last round's turn order", players),
         width="stretch",
     )
     st.caption(

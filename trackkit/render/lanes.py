@@ -518,13 +518,17 @@ def lane_figure(
     track: SnowTrack,
     values: Mapping[Address, float] | None = None,
     title: str | None = None,
+    unit: str = "value",
 ) -> go.Figure:
     """A Plotly figure of ``track``: each space a filled polygon, telling on hover its
-    address (``segment lane index``) and what it is.
+    address (``segment lane index``) and what it is; an invisible point on each space
+    carries its address as ``customdata`` ``[segment, lane, index]`` (a click on the space
+    selects it).
 
     ``values`` (address → number, e.g. collisions on each space) colours the spaces as a
-    heat map with a colour bar, and adds each value to the hover text; spaces without a
-    value stay white, closed ones grey. ``title`` replaces the track's name as the title.
+    heat map with a colour bar named ``unit``, and adds each value to the hover text;
+    spaces without a value stay white, closed ones grey. ``title`` replaces the track's
+    name as the title.
     """
     board = _board(track)
     values = {Address(*a): float(v) for a, v in values.items()} if values is not None else None
@@ -537,7 +541,7 @@ def lane_figure(
     ]
     annotations = [*_figure_names(board), *_figure_arrow(board)]
     figure = go.Figure()
-    figure.add_trace(_hover_points(board, values))
+    figure.add_trace(_hover_points(board, values, unit))
     figure.add_traces(_figure_marks(board))
     _figure_layout(figure, board, shapes, annotations, title or track.name)
     return figure
@@ -705,16 +709,19 @@ def _figure_arrow(board: _Board) -> list[Drawn]:
     ]
 
 
-def _hover_points(board: _Board, values: Mapping[Address, float] | None) -> go.Scatter:
-    """One invisible point at the centre of each space, telling what the space is; with
-    ``values``, also its value, and the colour bar of the heat map."""
+def _hover_points(
+    board: _Board, values: Mapping[Address, float] | None, unit: str = "value"
+) -> go.Scatter:
+    """One invisible point at the centre of each space, telling what the space is and
+    carrying its address; with ``values``, also its value, and the colour bar of the heat
+    map."""
     addresses = list(board.layout.spaces)
     centres = [board.layout.spaces[a].centre for a in addresses]
     texts = [board.describe(a) for a in addresses]
     marker: dict[str, object] = dict(size=14, color="rgba(0, 0, 0, 0)")
     if values is not None:
         texts = [
-            t + (f"<br>value: {values[a]:g}" if a in values else "<br>no value")
+            t + (f"<br>{unit}: {values[a]:.3g}" if a in values else "<br>no value")
             for t, a in zip(texts, addresses, strict=True)
         ]
         numbers = list(values.values()) or [0.0]
@@ -726,7 +733,7 @@ def _hover_points(board: _Board, values: Mapping[Address, float] | None) -> go.S
             cmax=max(numbers),
             opacity=0,
             showscale=True,
-            colorbar=dict(title="value", thickness=14),
+            colorbar=dict(title=unit, thickness=14),
         )
     return go.Scatter(
         x=[x for x, _ in centres],
@@ -735,6 +742,7 @@ def _hover_points(board: _Board, values: Mapping[Address, float] | None) -> go.S
         marker=marker,
         hovertext=texts,
         hoverinfo="text",
+        customdata=[[a.segment, a.lane, a.index] for a in addresses],
         name="spaces",
         showlegend=False,
     )

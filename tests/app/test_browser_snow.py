@@ -1,0 +1,64 @@
+"""The Snow Tails pages in a real browser: a click on a space of the board places a tree
+or a building, a refusal is explained, and a race draws where sleds collide."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from trackkit.games.snowtails.geometry import build_course
+from trackkit.games.snowtails.layout import lay_out
+from trackkit.games.snowtails.presets import load_preset
+from trackkit.games.snowtails.track import Address
+
+TO_PIXELS = """([x, y]) => {
+    const gd = document.querySelector('.js-plotly-plot');
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    const box = gd.getBoundingClientRect();
+    return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
+}"""
+
+
+def _settle(page: Page) -> None:
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0, timeout=240_000)
+
+
+def _click_space(page: Page, address: Address) -> None:
+    centre = lay_out(build_course(load_preset("husky-oval"))).spaces[address].centre
+    _settle(page)
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    x, y = page.evaluate(TO_PIXELS, list(centre))
+    page.mouse.click(x, y)
+    _settle(page)
+
+
+def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
+    page: Page, app_url: str
+) -> None:
+    page.goto(f"{app_url}/snow-design")
+    page.get_by_text("Husky oval: 5 trees").wait_for()
+    _click_space(page, Address("back", 3, 6))
+    page.get_by_text("Husky oval: 6 trees").wait_for()
+    page.get_by_text("Chapel", exact=True).click()
+    _click_space(page, Address("back", 1, 3))
+    warning = page.locator("[data-testid='stAlert']").filter(has_text="refused")
+    expect(warning).to_contain_text("building-on-edge-lane")
+    page.get_by_text("buildings: none.").wait_for()  # nothing was placed
+    _click_space(page, Address("back", 3, 3))
+    page.get_by_text("buildings: Chapel.").wait_for()
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_text("buildings: none.").wait_for()
+
+
+def test_a_race_draws_where_sleds_collide(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/snow-race")
+    page.get_by_role("button", name="Run races").click()
+    page.get_by_text("Where sleds collide").wait_for(timeout=240_000)
+    _settle(page)
+    # the heat map: the board with a colour bar in "per race"
+    charts = page.locator(".js-plotly-plot")
+    expect(charts).to_have_count(3)
+    heat = charts.nth(2)
+    heat.scroll_into_view_if_needed()
+    expect(heat.locator(".colorbar")).to_have_count(1)
+    expect(page.get_by_text("A sample race:")).to_have_count(1)

@@ -1,0 +1,110 @@
+"""The Snow Tails pages, driven with Streamlit's AppTest (no browser)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from trackkit.games.snowtails.editing import EditHistory
+from trackkit.games.snowtails.presets import load_preset
+from trackkit.games.snowtails.track import Address
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 240  # the first Snow Tails race on a machine compiles its engine
+
+
+def page(name: str) -> AppTest:
+    return AppTest.from_string(
+        f"from trackkit.app import {name}\n{name}.page()\n", default_timeout=TIMEOUT
+    )
+
+
+def button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
+    return next(b for b in at.button if b.label == label)
+
+
+def _use_tool(at: AppTest, tool: str, segment: str, lane: int, index: int) -> None:
+    at.radio(key="snow-tool").set_value(tool)
+    at.selectbox(key="snow-at-segment").set_value(segment)
+    at.number_input(key="snow-at-lane").set_value(lane)
+    at.number_input(key="snow-at-index").set_value(index)
+    button(at, "Use the tool here").click().run()
+
+
+def test_the_start_page_links_both_games() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    links = [e.proto.page for e in at.get("page_link")]
+    assert links == ["design", "race", "compare", "snow-design", "snow-race", "snow-compare"]
+    assert any("Snow Tails" in h.value for h in at.subheader)
+
+
+def test_placing_a_tree_and_a_building_is_checked_and_undone() -> None:
+    at = page("snow_design_page").run()
+    assert not at.exception
+    first = at.session_state.snow_history.track
+    assert first == load_preset("husky-oval")
+    assert any("obeys every track rule" in s.value for s in at.success)
+    _use_tool(at, "tree", "back", 3, 6)
+    track = at.session_state.snow_history.track
+    assert len(track.trees) == len(first.trees) + 1 and ("back", 3, 6) in track.trees
+    # a Chapel on the edge lane walls a space in: refused, explained, nothing changes
+    _use_tool(at, "chapel", "back", 1, 3)
+    assert at.session_state.snow_history.track == track
+    assert any("building-on-edge-lane" in w.value for w in at.warning)
+    # a legal Chapel is placed, and its guidelines warn on a beginner track
+    _use_tool(at, "chapel", "back", 3, 3)
+    placed = at.session_state.snow_history.track
+    assert [b.kind for b in placed.buildings] == ["chapel"]
+    assert any("beginner-buildings" in i.value for i in at.info)
+    button(at, "Undo").click().run()
+    button(at, "Undo").click().run()
+    assert at.session_state.snow_history.track == first
+    button(at, "Redo").click().run()
+    assert at.session_state.snow_history.track == track
+
+
+def test_a_snowtails_race_shows_length_slots_tallies_and_a_sample_race() -> None:
+    at = page("snow_race_page")
+    at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
+    at.run()
+    assert not at.exception
+    at.number_input(key="snow-races").set_value(300)
+    at.slider(key="snow-race-players").set_value(3)
+    button(at, "Run races").click().run()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert labels == ["Expected race length", "95% interval", "Decided in the last round"]
+    assert float(at.metric[0].value.split()[0]) > 1
+    tallies = at.dataframe[0].value
+    assert "Trees hit" in set(tallies["What"])
+    assert any("A sample race" in h.value for h in at.subheader)
+
+
+def test_a_broken_design_is_not_raced() -> None:
+    at = page("snow_race_page")
+    broken = load_preset("husky-oval")
+    off_track = Address("nowhere", 1, 1)
+    at.session_state.snow_history = EditHistory.of(
+        replace(broken, trees=(*broken.trees, off_track))
+    )
+    at.run()
+    assert not at.exception
+    assert any("breaks a rule" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.label == "Run races"]
+
+
+def test_compare_ranks_the_demo_boards_and_the_design() -> None:
+    at = page("snow_compare_page").run()
+    assert not at.exception
+    at.number_input(key="snow-compare-races").set_value(200)
+    at.slider(key="snow-compare-players").set_value(3)
+    button(at, "Compare").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["#"]) == [1, 2, 3, 4, 5]
+    assert any("(yours)" in name for name in table["Track"])
+    rounds = list(table["Rounds"])
+    assert rounds == sorted(rounds, reverse=True)

@@ -1,0 +1,170 @@
+"""Snow Tails design: a demo board (or your file), trees, markers and buildings placed by
+clicking its spaces, every change checked as it is made, undo and redo, downloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from trackkit.app.snow_common import (
+    GAME_TITLE,
+    RECONSTRUCTED,
+    history,
+    read_upload,
+    set_history,
+)
+from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, try_edit
+from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.track import Address, SnowTrack
+from trackkit.games.snowtails.validation import validate_track
+from trackkit.render.lanes import lane_figure, lane_svg
+from trackkit.report.export import track_slug
+
+TOOL_LABELS: dict[Tool, str] = {
+    "tree": "Tree",
+    "marker": "Marker",
+    "kennels": "Kennels",
+    "chapel": "Chapel",
+    "bothy": "Bothy",
+    "tavern": "Tavern",
+    "remove": "Remove",
+}
+TOOL_HELP = (
+    "Tree and Marker: a click puts one on the space, or takes it away. Kennels, Chapel and "
+    "Bothy cover 2 lanes × 2 rows of a straight from the space clicked (moved if already "
+    "placed); the Tavern stands beside the straight, on the nearer side. Remove: whatever "
+    "is on the space."
+)
+
+
+def page() -> None:
+    st.title(f"Design a {GAME_TITLE} track")
+    st.caption(RECONSTRUCTED)
+    current = history()
+    _start_from(current)
+    current = history()
+    track = current.track
+    tool = st.radio(
+        "Place",
+        list(TOOLS),
+        format_func=lambda t: TOOL_LABELS[t],
+        horizontal=True,
+        key="snow-tool",
+        help=TOOL_HELP,
+    )
+    event = st.plotly_chart(
+        lane_figure(track),
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        key=f"snow-board-{st.session_state.get('snow_board_version', 0)}",
+    )
+    st.caption("Click a space to use the chosen tool there; hover to read its address.")
+    clicked = _clicked_space(event)
+    with st.expander("Or name the space"):
+        clicked = _typed_space(track) or clicked
+    if clicked is not None:
+        _apply(current, tool, clicked)
+    _undo_redo(history())
+    _validation(history().track)
+    _downloads(history().track)
+
+
+def _start_from(current: EditHistory) -> None:
+    with st.expander("Start from…", expanded=False):
+        left, right = st.columns(2)
+        slug = left.selectbox("Demo board", PRESET_SLUGS, key="snow-start-demo")
+        if left.button("Open the demo board"):
+            set_history(current.then(load_preset(slug)))
+            st.toast("Opened; Undo brings your design back.")
+        upload = right.file_uploader(
+            "Track file (.toml, up to 1 MB)", type=["toml"], key="snow-start-upload"
+        )
+        track = read_upload(upload)
+        if track is not None and right.button("Open the file"):
+            set_history(current.then(track))
+            st.toast("Opened; Undo brings your design back.")
+
+
+def _clicked_space(event: Any) -> Address | None:
+    try:
+        points = event.selection.points
+    except AttributeError:
+        return None
+    for point in points:
+        data = point.get("customdata")
+        if data is not None and len(data) == 3:
+            return Address(str(data[0]), int(data[1]), int(data[2]))
+    return None
+
+
+def _typed_space(track: SnowTrack) -> Address | None:
+    """The same edit without a pointer: a segment, a lane and an index, and a button."""
+    a, b, c, d = st.columns([3, 1, 1, 2])
+    segment = a.selectbox("Segment", [s.id for s in track.segments], key="snow-at-segment")
+    lane = b.number_input("Lane", min_value=1, max_value=12, value=1, key="snow-at-lane")
+    index = c.number_input("Index", min_value=0, max_value=200, value=0, key="snow-at-index")
+    d.write("")
+    if d.button("Use the tool here"):
+        return Address(str(segment), int(lane), int(index))
+    return None
+
+
+def _apply(current: EditHistory, tool: Tool, address: Address) -> None:
+    outcome = try_edit(current.track, tool, address)
+    if outcome.refused:
+        where = current.track.describe(address)
+        st.session_state.snow_refusal = f"{TOOL_LABELS[tool]} at {where} refused: " + " ".join(
+            str(issue) for issue in outcome.refused
+        )
+    else:
+        st.session_state.pop("snow_refusal", None)
+        set_history(current.then(outcome.track))
+        st.rerun()
+
+
+def _undo_redo(current: EditHistory) -> None:
+    if "snow_refusal" in st.session_state:
+        st.warning(st.session_state.snow_refusal)
+    left, right, _ = st.columns([1, 1, 6])
+    if left.button("Undo", disabled=not current.can_undo):
+        set_history(current.undo())
+        st.rerun()
+    if right.button("Redo", disabled=not current.can_redo):
+        set_history(current.redo())
+        st.rerun()
+
+
+def _validation(track: SnowTrack) -> None:
+    result = validate_track(track)
+    trees, buildings = len(track.trees), ", ".join(b.name for b in track.buildings) or "none"
+    st.subheader("Validation")
+    st.write(
+        f"**{track.name}**: {trees} trees, {len(track.markers)} markers; buildings: {buildings}."
+    )
+    if result.ok:
+        st.success("The track obeys every track rule of the rulebook.")
+    for issue in result.errors:
+        st.error(str(issue))
+    for issue in result.warnings:
+        st.info(f"Guideline: {issue}")
+
+
+def _downloads(track: SnowTrack) -> None:
+    stem = track_slug(track)
+    left, right = st.columns(2)
+    left.download_button(
+        "Download the track (TOML)",
+        track.to_toml(),
+        file_name=f"{stem}.toml",
+        mime="application/toml",
+        on_click="ignore",
+    )
+    right.download_button(
+        "Download the picture (SVG)",
+        lambda: lane_svg(track),
+        file_name=f"{stem}.svg",
+        mime="image/svg+xml",
+        on_click="ignore",
+    )
