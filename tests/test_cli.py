@@ -477,3 +477,18 @@ def test_render_draws_either_game_in_each_format(
     assert (code, err) == (0, "") and out.startswith("Wrote ")
     head = target.read_bytes()[:200]
     assert {".svg": b"<?xml", ".png": b"\x89PNG", ".html": b"<html"}[suffix] in head
+
+
+def test_a_snowtails_tournament_of_three_races(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("tournament", "husky-oval", "chicane", "long-trail", "--players", "3")
+    code, out, _ = run(capsys, *argv, "--tournaments", "400", "--seed", "4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["tournaments"] == 400 and len(data["mean_rounds"]) == 3
+    slots = data["first_race_slots"]
+    assert [row["slot"] for row in slots] == [1, 2, 3]
+    assert sum(row["champion_share"] for row in slots) == pytest.approx(1.0)
+    # every tournament hands out 10 + 7 + 5 points in each of its three races
+    assert sum(row["mean_points"] for row in slots) == pytest.approx(3 * (10 + 7 + 5), rel=0.02)
+    assert run(capsys, *argv, "--tournaments", "400", "--seed", "4", "--json")[1] == out
+    code, _, err = run(capsys, "tournament", "husky-oval", "chicane", "first-run")
+    assert code == 2 and "a tournament is of Snow Tails tracks" in err

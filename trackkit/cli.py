@@ -372,6 +372,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from trackkit.games.snowtails.race import play_tournaments
+    from trackkit.report.snowtails import tournament_summary, tournament_text
+
+    tracks = [resolve_track(name) for name in args.track]
+    for name, track in zip(args.track, tracks, strict=True):
+        if is_tile_track(track):
+            raise TrackkitError(f"{shown(name)}: a tournament is of Snow Tails tracks")
+        report = validate(track)
+        if not report.ok:
+            raise TrackkitError(f"{shown(name)}: {report.problems[0]}")
+    options = _options_for(tracks[0], args)
+    batch = play_tournaments(tracks, options, args.tournaments, seed=args.seed)
+    data = tournament_summary(
+        batch, [t.name for t in tracks], players=options.players, seed=args.seed
+    )
+    _emit(args, data, tournament_text(data))
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from trackkit.report.bench import run_bench
 
@@ -424,6 +444,7 @@ _players = _bounded(
 )
 BUILD_HELP = f"apply the track-building rule ({YUMMELL.build_min}-{YUMMELL.build_max})"
 _race_players = _bounded(YUMMELL.race_min, YUMMELL.race_max, "a race has {low} to {high} players")
+_tournaments = _bounded(1, 200_000, "tournaments run from {low} to {high}")
 _starting_dogs = _bounded(1, 4, "the starting dogs are valued {low} to {high} (rulebook A.5)")
 _seed = _bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {high} (2**64 - 1)")
 _workers = _bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
@@ -526,6 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
+    p = command("tournament", cmd_tournament, "Snow Tails: tournaments of three races (rulebook E)")
+    p.add_argument("track", nargs=3, help="the three tracks, in race order")
+    race_arguments(p)
+    p.add_argument("--tournaments", type=_tournaments, default=2_000)
     p = command("bench", cmd_bench, "the speed benchmark (engine, workers, exact solver)")
     p.add_argument("--races", type=_bench_races, default=20_000)
     p.add_argument("--repeat", type=_bench_repeat, default=5)

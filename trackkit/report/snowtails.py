@@ -1,5 +1,5 @@
 """Snow Tails tracks and races in words, as ``presets --game snowtails``, ``show``,
-``race`` and ``compare`` print them for Snow Tails tracks.
+``race``, ``compare`` and ``tournament`` print them for Snow Tails tracks.
 
 Each ``*_summary`` returns the JSON-able data (what ``--json`` prints); each ``*_text``
 turns it into the lines a player reads. A space is written ``segment:lane:index`` as the
@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from trackkit.errors import shown
 from trackkit.games.snowtails.board import compile_course
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.presets import list_presets
-from trackkit.games.snowtails.race import RaceOptions, RaceRecord
+from trackkit.games.snowtails.race import RaceOptions, RaceRecord, TournamentBatch
 from trackkit.games.snowtails.ruleset import space_name
 from trackkit.games.snowtails.track import SnowTrack
 
@@ -246,4 +248,53 @@ def compare_text(rows: list[SnowFigures], *, players: int, races: int, seed: int
         "steps: fewest steps from the start to cross the line; cards and trees: per race, "
         "all sleds; slot spread: best start slot's win rate minus the worst's"
     )
+    return "\n".join(lines)
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+def tournament_summary(
+    batch: TournamentBatch, tracks: list[str], *, players: int, seed: int
+) -> dict[str, Any]:
+    """Tournaments of three races (rulebook E): each race's mean length, and per start slot
+    of the first race the share of championships won and the mean points."""
+    count = int(batch.champion.shape[0])
+    first_slot = batch.slot[:, 0, :]  # (T, P): each sled's start slot in race 1
+    champion_slot = first_slot[np.arange(count), batch.champion]
+    slots = []
+    for s in range(players):
+        points = batch.points[first_slot == s]
+        slots.append(
+            {
+                "slot": s + 1,
+                "champion_share": float((champion_slot == s).mean()),
+                "mean_points": float(points.mean()),
+            }
+        )
+    return {
+        "tracks": tracks,
+        "tournaments": count,
+        "players": players,
+        "seed": seed,
+        "mean_rounds": [float(r) for r in batch.rounds.mean(axis=0)],
+        "mean_winning_points": float(batch.points.max(axis=1).mean()),
+        "first_race_slots": slots,
+    }
+
+
+def tournament_text(data: dict[str, Any]) -> str:
+    """:func:`tournament_summary` as a table."""
+    lines = [
+        f"{data['tournaments']:,} tournaments of 3 races, {data['players']} sleds, seed "
+        f"{data['seed']}: " + ", then ".join(shown(t) for t in data["tracks"]),
+        "Mean rounds per race: " + ", ".join(f"{r:.2f}" for r in data["mean_rounds"]),
+        f"The champion scores {data['mean_winning_points']:.1f} points on average "
+        "(10-7-5-4-3-2-1-0 per race)",
+        f"{'start slot in race 1':<22} {'champion':>9} {'mean points':>12}",
+    ]
+    for row in data["first_race_slots"]:
+        lines.append(
+            f"  {row['slot']:<20} {100 * row['champion_share']:>8.1f}% {row['mean_points']:>12.2f}"
+        )
     return "\n".join(lines)
