@@ -223,6 +223,12 @@ def read_uploaded_track(
 ) -> Track:
     """A track file someone uploaded (to a server): size, encoding and TOML checked, and only
     the bundled tile set or ``allowed_tilesets`` accepted. Raises :class:`TrackFileError`."""
+    return _parse_visitor_track(uploaded_text(data, source), source, allowed_tilesets)
+
+
+def uploaded_text(data: bytes, source: str) -> str:
+    """The text of an uploaded file, its size and encoding checked (any game's track file).
+    Raises :class:`TrackFileError`."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise TrackFileError(
             source,
@@ -231,12 +237,11 @@ def read_uploaded_track(
             f"(the limit is {MAX_UPLOAD_BYTES // 1024:,} KB; a ten-tile track is about 1 KB)",
         )
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise TrackFileError(
             source, None, "is not a text (TOML) file in UTF-8; save the track as a .toml file"
         ) from None
-    return _parse_visitor_track(text, source, allowed_tilesets)
 
 
 def _parse_visitor_track(text: str, source: str, allowed_tilesets: Iterable[str | Path]) -> Track:

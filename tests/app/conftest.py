@@ -29,6 +29,13 @@ FLAGS = [
     "--disable-sync",
 ]
 Server = Callable[..., AbstractContextManager[str]]
+# where a point of the first chart's data lies on the page, in pixels
+TO_PIXELS = """([x, y]) => {
+    const gd = document.querySelector('.js-plotly-plot');
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    const box = gd.getBoundingClientRect();
+    return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
+}"""
 
 
 def _free_port() -> int:

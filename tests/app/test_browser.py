@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import TO_PIXELS
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Placement, Track
@@ -266,14 +267,6 @@ def test_the_projects_streamlit_config_is_used(page: Page) -> None:
     expect(page.get_by_text("200MB")).to_have_count(0)
     expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
     expect(page.get_by_text("Deploy", exact=True)).to_have_count(0)
-
-
-TO_PIXELS = """([x, y]) => {
-    const gd = document.querySelector('.js-plotly-plot');
-    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-    const box = gd.getBoundingClientRect();
-    return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
-}"""
 
 
 def _click_table(page: Page, cell: tuple[int, int], at: tuple[float, float]) -> None:

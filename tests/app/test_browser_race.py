@@ -83,9 +83,9 @@ def test_race_the_design_being_edited(page: Page, app_url: str, tmp_path: Path) 
     assert name == "my-forest-loop.svg" and b"FINISH" in data
 
     # another page and back: the settings and the results are still there
-    page.get_by_role("link", name="Tiles").click()
+    page.get_by_role("link", name="Tiles", exact=True).click()
     page.get_by_role("heading", name="Tiles").first.wait_for()
-    page.get_by_role("link", name="Race").click()
+    page.get_by_role("link", name="Race", exact=True).click()
     expect(page.get_by_label("Seed", exact=True)).to_have_value("3")
     expect(page.get_by_label("Races", exact=True)).to_have_value("500")
     page.get_by_text("Expected race length").wait_for()
@@ -125,9 +125,9 @@ def test_an_uploaded_track_stays_chosen_across_pages(
     page.get_by_role("button", name="Track picture (SVG)").wait_for()
     name, _ = _download(page, "Track picture (SVG)")
     assert name == "my-forest-loop.svg"  # the uploaded track is the one drawn
-    page.get_by_role("link", name="Tiles").click()
+    page.get_by_role("link", name="Tiles", exact=True).click()
     page.get_by_role("heading", name="Tiles").first.wait_for()
-    page.get_by_role("link", name="Race").click()
+    page.get_by_role("link", name="Race", exact=True).click()
     expect(page.get_by_role("radio", name="Upload a track file")).to_be_checked()
     page.get_by_text("Using My forest loop, uploaded earlier.").wait_for()
 

@@ -3,19 +3,13 @@ or a building, a refusal is explained, and a race draws where sleds collide."""
 
 from __future__ import annotations
 
+from conftest import TO_PIXELS
 from playwright.sync_api import Page, expect
 
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.layout import lay_out
 from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.snowtails.track import Address
-
-TO_PIXELS = """([x, y]) => {
-    const gd = document.querySelector('.js-plotly-plot');
-    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-    const box = gd.getBoundingClientRect();
-    return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
-}"""
 
 
 def _settle(page: Page) -> None:

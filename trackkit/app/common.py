@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,20 @@ def _follow_address(current: Design, shared: str | None) -> Design:
     return current.opened(track)
 
 
+def clicked(event: Any, fields: int) -> list[Any] | None:
+    """The ``customdata`` of the point a chart's selection ``event`` picked (a cell's
+    ``[x, y]``, a space's ``[segment, lane, index]``), if it has ``fields`` values."""
+    try:
+        points = event.selection.points
+    except AttributeError:
+        return None
+    for point in points:
+        data = point.get("customdata")
+        if data is not None and len(data) == fields:
+            return list(data)
+    return None
+
+
 def show_link_error() -> None:
     """Say once, on whichever page a link opened, why the link's track could not be used."""
     if "link_error" in st.session_state:
@@ -129,13 +144,18 @@ def set_design(new: Design) -> None:
     sync_address()
 
 
-def read_upload(upload: Any) -> Track | None:
-    """A track from an uploaded file, or None with the reason shown."""
+def _yummell_upload(data: bytes, name: str) -> Track:
+    return read_uploaded_track(data, name, app_tilesets())
+
+
+def read_upload(upload: Any, read: Callable[[bytes, str], Any] = _yummell_upload) -> Any:
+    """A track from an uploaded file (a Yummell track, or what ``read`` makes of its bytes
+    and name), or None with the reason shown."""
     if upload is None:
         return None
     name = str(getattr(upload, "name", "upload"))[:100]
     try:
-        return read_uploaded_track(upload.getvalue(), name, app_tilesets())
+        return read(upload.getvalue(), name)
     except TrackkitError as error:
         st.error(str(error))
     except Exception:  # whatever a file holds, the visitor gets a message

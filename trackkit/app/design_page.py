@@ -10,6 +10,7 @@ from trackkit.app.common import (
     MAX_UPLOAD_MB,
     UPLOAD_HELP,
     UPLOAD_LABEL,
+    clicked,
     design,
     read_upload,
     set_design,
@@ -228,15 +229,8 @@ def _clickable_cells(track) -> list[tuple[int, int]]:  # type: ignore[no-untyped
 
 
 def _clicked_cell(event) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
-    try:
-        points = event.selection.points
-    except AttributeError:
-        return None
-    for point in points:
-        data = point.get("customdata")
-        if data is not None and len(data) == 2:
-            return int(data[0]), int(data[1])
-    return None
+    data = clicked(event, 2)
+    return None if data is None else (int(data[0]), int(data[1]))
 
 
 def _file_name(name: str) -> str:

@@ -31,16 +31,19 @@ def snow_pages() -> list[st.Page]:
     return [
         st.Page(
             snow_design_page.page,
-            title="Design",
+            title="Snow Tails design",
             icon=":material/ac_unit:",
             url_path="snow-design",
         ),
         st.Page(
-            snow_race_page.page, title="Race", icon=":material/sledding:", url_path="snow-race"
+            snow_race_page.page,
+            title="Snow Tails race",
+            icon=":material/sledding:",
+            url_path="snow-race",
         ),
         st.Page(
             snow_compare_page.page,
-            title="Compare",
+            title="Snow Tails compare",
             icon=":material/leaderboard:",
             url_path="snow-compare",
         ),

@@ -3,12 +3,12 @@ and redo) and the choice of the track to race or compare."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import streamlit as st
 
-from trackkit.errors import TrackkitError
+from trackkit.app import common
+from trackkit.design import uploaded_text
 from trackkit.games.snowtails.editing import EditHistory
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import SnowTrack, parse_track_toml
@@ -17,7 +17,6 @@ from trackkit.games.snowtails.validation import validate_track
 CURRENT = "Current design"
 DEMO = "Demo board"
 UPLOAD = "Upload a track file"
-UPLOAD_LIMIT = 1_000_000  # bytes, as for Yummell track files
 GAME_TITLE = "Mush! Mush! Snow Tails 2"
 RECONSTRUCTED = (
     "**Reconstructed boards.** The printed Mush! Mush! board and its tracks are not "
@@ -27,8 +26,6 @@ RECONSTRUCTED = (
     "you own the box, describe its tracks in a track file (README, 'Snow Tails track "
     "files')."
 )
-
-log = logging.getLogger(__name__)
 
 
 def history() -> EditHistory:
@@ -46,24 +43,14 @@ def set_history(new: EditHistory) -> None:
     st.session_state.snow_board_version = st.session_state.get("snow_board_version", 0) + 1
 
 
+def _snow_upload(data: bytes, name: str) -> SnowTrack:
+    return parse_track_toml(uploaded_text(data, name), source=name)
+
+
 def read_upload(upload: Any) -> SnowTrack | None:
     """A Snow Tails track from an uploaded file, or None with the reason shown."""
-    if upload is None:
-        return None
-    name = str(getattr(upload, "name", "upload"))[:100]
-    try:
-        data = upload.getvalue()
-        if len(data) > UPLOAD_LIMIT:
-            raise TrackkitError(f"{name}: is larger than 1 MB; a track file is a few KB")
-        return parse_track_toml(data.decode("utf-8"), source=name)
-    except UnicodeDecodeError:
-        st.error(f"{name}: is not a text file (UTF-8); a track file is TOML text.")
-    except TrackkitError as error:
-        st.error(str(error))
-    except Exception:  # whatever a file holds, the visitor gets a message
-        log.exception("an upload could not be read")
-        st.error(f"{name}: cannot be read as a Snow Tails track file.")
-    return None
+    track: SnowTrack | None = common.read_upload(upload, _snow_upload)
+    return track
 
 
 def choose_track(key: str) -> SnowTrack | None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from trackkit.app.common import clicked
 from trackkit.app.snow_common import (
     GAME_TITLE,
     RECONSTRUCTED,
@@ -88,15 +89,8 @@ def _start_from(current: EditHistory) -> None:
 
 
 def _clicked_space(event: Any) -> Address | None:
-    try:
-        points = event.selection.points
-    except AttributeError:
-        return None
-    for point in points:
-        data = point.get("customdata")
-        if data is not None and len(data) == 3:
-            return Address(str(data[0]), int(data[1]), int(data[2]))
-    return None
+    data = clicked(event, 3)
+    return None if data is None else Address(str(data[0]), int(data[1]), int(data[2]))
 
 
 def _typed_space(track: SnowTrack) -> Address | None:

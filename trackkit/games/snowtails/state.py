@@ -24,10 +24,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import carray, config, njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from trackkit.games.snowtails.board import Board
+from trackkit.games.unmanaged import unmanaged
 
 VALUES = 6  # dog cards are valued 0-5 (rulebook, Components)
 MAX_PLAYERS = 8
@@ -236,37 +236,6 @@ def shuffle(values: np.ndarray, n: int, stream: np.ndarray) -> None:
     for i in range(n - 1, 0, -1):
         j = rand_below(stream, i + 1)
         values[i], values[j] = values[j], values[i]
-
-
-# --- arrays the compiled engine does not reference-count -------------------------------
-#
-# numba counts references to every array it passes to a function, with an atomic add on
-# each; with the state in named tuples of many arrays, those atomics cost more than the
-# rules themselves (the same finding as the Yummell engine's state module). While a batch
-# runs, the caller holds every array, so the engine works on views that carry no
-# reference count (numba.carray over the same memory): same arrays, same types, no
-# atomics. Interpreted (NUMBA_DISABLE_JIT=1) the arrays are used as they are.
-
-if config.DISABLE_JIT:
-
-    def unmanaged(values: np.ndarray) -> np.ndarray:
-        return values
-
-else:
-
-    @intrinsic
-    def _as_int64_pointer(typingctx, address):  # type: ignore[no-untyped-def]
-        pointer = types.CPointer(types.int64)
-
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-            return builder.inttoptr(args[0], context.get_value_type(pointer))
-
-        return pointer(address), codegen
-
-    @njit(cache=True, inline="always")
-    def unmanaged(values: np.ndarray) -> np.ndarray:
-        """A view of an int64 C-contiguous array without a reference count."""
-        return carray(_as_int64_pointer(values.ctypes.data), values.shape)
 
 
 @njit(cache=True)
