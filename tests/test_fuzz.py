@@ -296,7 +296,7 @@ def _argv(data: st.DataObject, place: Path, command: str) -> list[str]:
         fresh = str(place / f"out-{data.draw(st.integers(0, 10**9))}{suffix}")
         outputs = [fresh, str(place / f"existing{suffix}"), *_hostile_paths(place, suffix)]
         output = data.draw(
-            st.sampled_from([*outputs, "x.png", "out.html" if suffix == ".svg" else "o"])
+            st.sampled_from([*outputs, "x.gif", "out.html" if suffix == ".svg" else "o"])
         )
         if output == "out.html":
             output = str(place / f"out-{data.draw(st.integers(0, 10**9))}.html")
