@@ -26,8 +26,9 @@ from pathlib import Path
 from trackkit.board.problems import Problem
 from trackkit.board.structure import is_finished
 from trackkit.board.tiles import Tile, TileSet, bundled_tiles_folder
-from trackkit.board.track import Placement, Track, parse_track_toml
+from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackFileError
+from trackkit.games.base import parse_game_track_toml
 from trackkit.games.yummell.building import NextPlacement, next_placements
 from trackkit.validate import validate
 
@@ -246,7 +247,7 @@ def uploaded_text(data: bytes, source: str) -> str:
 
 def _parse_visitor_track(text: str, source: str, allowed_tilesets: Iterable[str | Path]) -> Track:
     try:
-        track = parse_track_toml(text, source=source)
+        track = parse_game_track_toml(text, source=source, game="yummell")
     except RecursionError:
         raise TrackFileError(
             source, None, "is nested too deeply to be a track file (tables or lists inside lists)"

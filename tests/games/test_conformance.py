@@ -222,3 +222,18 @@ def test_bounds_are_sensible() -> None:
         assert 1 <= bounds.race_min <= bounds.race_max
         assert bounds.build_min <= bounds.build_max
         assert ruleset.policies and ruleset.max_rounds > 0
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_where_one_game_fits_another_games_file_is_refused_by_name(ruleset: Ruleset) -> None:
+    from trackkit.errors import TrackFileError
+    from trackkit.games.base import parse_game_track_toml
+
+    text = _preset_text(ruleset, ruleset.presets()[0])
+    track = parse_game_track_toml(text, source="t.toml", game=ruleset.name)
+    assert track.game == ruleset.name
+    assert track.name == ruleset.load_preset(ruleset.presets()[0]).name
+    for other in RULESETS:
+        if other.name != ruleset.name:
+            with pytest.raises(TrackFileError, match=f"game: this is a {ruleset.title} track"):
+                parse_game_track_toml(text, source="t.toml", game=other.name)

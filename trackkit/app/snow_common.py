@@ -9,9 +9,10 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.design import uploaded_text
+from trackkit.games.base import parse_game_track_toml
 from trackkit.games.snowtails.editing import EditHistory
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.track import SnowTrack, parse_track_toml
+from trackkit.games.snowtails.track import SnowTrack
 from trackkit.games.snowtails.validation import validate_track
 
 CURRENT = "Current design"
@@ -44,7 +45,10 @@ def set_history(new: EditHistory) -> None:
 
 
 def _snow_upload(data: bytes, name: str) -> SnowTrack:
-    return parse_track_toml(uploaded_text(data, name), source=name)
+    track: SnowTrack = parse_game_track_toml(
+        uploaded_text(data, name), source=name, game="snowtails"
+    )
+    return track
 
 
 def read_upload(upload: Any) -> SnowTrack | None:

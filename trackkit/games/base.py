@@ -336,6 +336,22 @@ def parse_track(data: dict[str, Any], *, source: str, base: Path | None = None) 
     return get_ruleset(game).parse_track(data, source=source, base=base)
 
 
+def parse_game_track_toml(text: str, *, source: str, game: str, base: Path | None = None) -> Any:
+    """A track file's text read as a track of ``game`` (where only that game's tracks
+    fit, such as one game's pages of the app); a file of another known game is refused
+    by the game's name."""
+    data = parse_toml(text, source, TrackFileError)
+    named = data.get("game", DEFAULT_GAME)
+    if named != game and isinstance(named, str) and named in KNOWN:
+        raise TrackFileError(
+            source,
+            "game",
+            f"this is a {get_ruleset(named).title} track; here only "
+            f"{get_ruleset(game).title} tracks fit",
+        )
+    return get_ruleset(game).parse_track(data, source=source, base=base)
+
+
 def parse_track_toml(text: str, *, source: str, base: Path | None = None) -> Any:
     """A track file's text (an upload, a link) as a track of the game it names."""
     return parse_track(parse_toml(text, source, TrackFileError), source=source, base=base)
