@@ -117,7 +117,10 @@ def remaining(board: Board, players: Players, p: int) -> int:
     """Squares still to go: the race's measure of position (different start paths differ
     in length, so squares to go, not squares done, compare characters)."""
     if players.route[p] < 0:
-        return board.route_len.max()
+        longest = 0
+        for r in range(board.route_len.shape[0]):
+            longest = max(longest, board.route_len[r])
+        return longest
     return board.route_len[players.route[p]] - 1 - players.pos[p]
 
 

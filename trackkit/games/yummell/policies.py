@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trackkit.games.unmanaged import no_runtime
 from trackkit.games.yummell.content import (
     ARTEFACT,
     CARD_EFFECT,
@@ -68,20 +69,22 @@ OFFENCE_RANK[E_CURSE], OFFENCE_RANK[E_DISCARD] = 4, 5
 @njit(cache=True, inline="always")
 def lowest_card(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
     """Index of the lowest-numbered card (the first of equals)."""
-    best = 0
+    best, best_number = 0, cards[hand[0], CARD_NUMBER]
     for i in range(1, n):
-        if cards[hand[i], CARD_NUMBER] < cards[hand[best], CARD_NUMBER]:
-            best = i
+        number = cards[hand[i], CARD_NUMBER]
+        if number < best_number:
+            best, best_number = i, number
     return best
 
 
 @njit(cache=True, inline="always")
 def highest_card(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
     """Index of the highest-numbered card (the first of equals)."""
-    best = 0
+    best, best_number = 0, cards[hand[0], CARD_NUMBER]
     for i in range(1, n):
-        if cards[hand[i], CARD_NUMBER] > cards[hand[best], CARD_NUMBER]:
-            best = i
+        number = cards[hand[i], CARD_NUMBER]
+        if number > best_number:
+            best, best_number = i, number
     return best
 
 
@@ -129,7 +132,7 @@ def greedy_route(board: Board) -> int:
     return best
 
 
-@njit(cache=True)
+@no_runtime
 def smart_route(
     p: int,
     board: Board,
@@ -154,7 +157,7 @@ def smart_route(
     return best
 
 
-@njit(cache=True)
+@no_runtime
 def smart_move_card(
     p: int,
     board: Board,
@@ -179,7 +182,7 @@ def smart_move_card(
     return best
 
 
-@njit(cache=True)
+@no_runtime
 def smart_mp_bonus(
     p: int,
     route: int,
@@ -299,7 +302,7 @@ def smart_rival_artefact(
     return -1
 
 
-@njit(cache=True)
+@no_runtime
 def smart_event(
     p: int,
     board: Board,
@@ -349,7 +352,7 @@ def smart_artefact_to_activate(hand: np.ndarray, n: int, cards: np.ndarray) -> i
     return -1
 
 
-@njit(cache=True)
+@no_runtime
 def smart_should_rest(
     p: int,
     board: Board,

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import unmanaged
+from trackkit.games.unmanaged import unmanaged, with_runtime
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
@@ -88,12 +88,19 @@ class Tally(NamedTuple):
 # --- randomness ------------------------------------------------------------------------
 
 
+@with_runtime
+def refill(rng: np.random.Generator, dice: np.ndarray) -> None:
+    """Fill the buffer with RANDOM_BUFFER new 32-bit draws (allocates: compiled apart, with
+    numba's runtime, so the race itself can be compiled without it)."""
+    dice[:RANDOM_BUFFER] = rng.integers(0, 4294967296, size=RANDOM_BUFFER)
+
+
 @njit(cache=True, inline="always")
 def rand_below(rng: np.random.Generator, tally: Tally, n: int) -> int:
     """A uniform integer in [0, n) from the buffered stream (n far below 2**32)."""
     cursor = tally.dice[RANDOM_BUFFER]
     if cursor >= RANDOM_BUFFER:
-        tally.dice[:RANDOM_BUFFER] = rng.integers(0, 4294967296, size=RANDOM_BUFFER)
+        refill(rng, tally.dice)
         cursor = 0
     tally.dice[RANDOM_BUFFER] = cursor + 1
     return (tally.dice[cursor] * n) >> 32
