@@ -13,6 +13,7 @@ from numba import njit
 
 from trackkit.games.snowtails.rules import cards_needed, dogs_after_play
 from trackkit.games.snowtails.state import PLAY_LEFT, PLAY_RIGHT, VALUES, Setup, Sleds, shuffle
+from trackkit.games.unmanaged import no_runtime
 
 
 @njit(cache=True, inline="always")
@@ -25,7 +26,7 @@ def hand_count(hand: np.ndarray, collisions: np.ndarray, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@no_runtime
 def deal(sleds: Sleds, p: int, setup: Setup, stream: np.ndarray) -> None:
     """Setup (rulebook A.5): two dogs of the starting value face up, the held-back 5s in
     the box, the rest shuffled into the draw deck, and a hand drawn."""
@@ -62,7 +63,7 @@ def play_cards(sleds: Sleds, p: int, play: int, value: int) -> None:
     sleds.left[p], sleds.right[p] = dogs_after_play(sleds.left[p], sleds.right[p], play, value)
 
 
-@njit(cache=True)
+@no_runtime
 def reshuffle(sleds: Sleds, p: int, stream: np.ndarray) -> None:
     """An empty deck is rebuilt from every dog card except the two on top, shuffled
     (rulebook B.5)."""
@@ -76,7 +77,7 @@ def reshuffle(sleds: Sleds, p: int, stream: np.ndarray) -> None:
     shuffle(sleds.deck[p], n, stream)
 
 
-@njit(cache=True)
+@no_runtime
 def draw_card(sleds: Sleds, p: int, stream: np.ndarray) -> int:
     """Draw the top card into the hand, reshuffling an empty deck first; its value, or -1
     when there is no card to draw even then (SNOWTAILS.md §3.8: stop drawing)."""
@@ -91,7 +92,7 @@ def draw_card(sleds: Sleds, p: int, stream: np.ndarray) -> int:
     return value
 
 
-@njit(cache=True)
+@no_runtime
 def draw_up_to(sleds: Sleds, p: int, hand_size: int, stream: np.ndarray) -> int:
     """Step 5: draw until the hand (dog and collision cards) holds ``hand_size``; the
     number of cards drawn."""
@@ -112,7 +113,7 @@ def discard_dog_card(hand: np.ndarray, under: np.ndarray, p: int, value: int) ->
     under[p, value] += 1
 
 
-@njit(cache=True)
+@no_runtime
 def repair(sleds: Sleds, p: int, hand_size: int, stream: np.ndarray) -> None:
     """A 5th collision card (rulebook C): every collision card is discarded, the hand is
     filled with dog cards, and the sled sits out until it is last at the start of a round.
@@ -125,7 +126,7 @@ def repair(sleds: Sleds, p: int, hand_size: int, stream: np.ndarray) -> None:
     sleds.repairing[p] = 1
 
 
-@njit(cache=True)
+@no_runtime
 def add_held_back_card(sleds: Sleds, p: int, held_back: int, stream: np.ndarray) -> bool:
     """The Kennels (rulebook F): a 5 from the box goes into the draw deck, which is then
     shuffled. Nothing happens once both 5s have left the box; whether a 5 is "in the deck"
@@ -140,7 +141,7 @@ def add_held_back_card(sleds: Sleds, p: int, held_back: int, stream: np.ndarray)
     return True
 
 
-@njit(cache=True)
+@no_runtime
 def carry_over(sleds: Sleds, p: int, hand_size: int, stream: np.ndarray) -> None:
     """Between the races of a tournament (rulebook E, steps 1-3): collision cards are
     discarded; the dog cards under the two dogs are shuffled and put under the draw deck

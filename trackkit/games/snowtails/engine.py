@@ -121,6 +121,7 @@ from trackkit.games.snowtails.state import (
     top_up_stream,
     unmanaged_state,
 )
+from trackkit.games.unmanaged import no_runtime
 
 MAX_ROUNDS = 200  # a race still running then is stopped and counted as capped
 
@@ -155,7 +156,7 @@ def race_position(rank: np.ndarray, where: np.ndarray, slot: np.ndarray, p: int)
     return position
 
 
-@njit(cache=True)
+@no_runtime
 def start_round(board: Board, race: Race, sleds: Sleds) -> None:
     """The start of a round: snapshot the turn order by race position (the start order in
     round 1), and release a repairing sled that is last (rulebook C)."""
@@ -260,7 +261,7 @@ def note_turn(
 # --- a turn ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@no_runtime
 def play_turn(
     board: Board,
     setup: Setup,
@@ -330,7 +331,7 @@ def setup_draws(sleds: Sleds) -> int:
     return players * (sleds.deck.shape[1] + 1)
 
 
-@njit(cache=True)
+@no_runtime
 def random_start_order(sleds: Sleds, stream: np.ndarray) -> None:
     """Start slots drawn at random (rulebook A.6): a shuffled 0..P-1."""
     n = sleds.slot.shape[0]
@@ -341,11 +342,12 @@ def random_start_order(sleds: Sleds, stream: np.ndarray) -> None:
         sleds.slot[i], sleds.slot[j] = sleds.slot[j], sleds.slot[i]
 
 
-@njit(cache=True)
+@no_runtime
 def setup_race(board: Board, race: Race, sleds: Sleds) -> None:
     """A fresh race on ``board`` for sleds whose start slots and cards are set: the trees
     stand, no sled is on the track, the dice show their start slot (rulebook A.7)."""
-    race.trees[:] = board.trees
+    for node in range(board.trees.shape[0]):  # a loop: a slice copy would allocate
+        race.trees[node] = board.trees[node]
     race.occupancy[:] = 0
     race.status[:] = 0
     race.status[LEADER] = -1
@@ -359,7 +361,7 @@ def setup_race(board: Board, race: Race, sleds: Sleds) -> None:
         sleds.die[p] = starting_die(sleds.slot[p])
 
 
-@njit(cache=True)
+@no_runtime
 def play_race(
     board: Board,
     setup: Setup,
@@ -386,7 +388,7 @@ def play_race(
     return MAX_ROUNDS + 1
 
 
-@njit(cache=True)
+@no_runtime
 def placings(board: Board, sleds: Sleds, out: np.ndarray) -> None:
     """Placings at the end (rulebook D): 1 + the sleds on a further space; sleds on one
     space share a placing; a placing forced by the 2-player exception stands."""
@@ -412,7 +414,7 @@ def placed_before(placing: np.ndarray, sleds: Sleds, q: int, p: int) -> bool:
     return sleds.slot[q] < sleds.slot[p]
 
 
-@njit(cache=True)
+@no_runtime
 def finishing_order(placing: np.ndarray, sleds: Sleds, out: np.ndarray) -> None:
     """The sleds first to last: by placing, then start slot (sleds sharing a placing)."""
     n = placing.shape[0]
@@ -424,7 +426,7 @@ def finishing_order(placing: np.ndarray, sleds: Sleds, out: np.ndarray) -> None:
         out[before] = p
 
 
-@njit(cache=True)
+@no_runtime
 def winner(placing: np.ndarray, sleds: Sleds) -> int:
     best = 0
     for p in range(1, placing.shape[0]):
@@ -528,7 +530,7 @@ def play_tournament_batch(
         champion[t] = tournament_champion(points[t], placing[t, 2])
 
 
-@njit(cache=True)
+@no_runtime
 def tournament_champion(points: np.ndarray, last_placing: np.ndarray) -> int:
     """The most points; a tie goes to the better placing in the last race (rulebook E)."""
     best = 0

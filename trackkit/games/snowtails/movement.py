@@ -47,6 +47,7 @@ from trackkit.games.snowtails.state import (
     Race,
     Sleds,
 )
+from trackkit.games.unmanaged import no_runtime
 
 # what a step meets
 MEET_NOTHING, MEET_TREE, MEET_SIDE, MEET_SLED = 0, 1, 2, 3
@@ -103,7 +104,7 @@ def take_collision_card(collisions: np.ndarray, stats: np.ndarray, p: int) -> bo
     return False
 
 
-@njit(cache=True)
+@no_runtime
 def run_schedule(
     board: Board, race: Race, sleds: Sleds, p: int, drift_step: int, steps: int, code: int
 ) -> int:
@@ -138,7 +139,7 @@ def run_schedule(
     return STOP_NONE
 
 
-@njit(cache=True)
+@no_runtime
 def bonus_move(board: Board, race: Race, sleds: Sleds, p: int, spaces: int) -> int:
     """Step 4 (rulebook B.4): spend the whole die and go straight ahead ``spaces`` spaces
     (1 up to the die), colliding as in a move; the stop. The die is spent first, so a sled

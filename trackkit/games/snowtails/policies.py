@@ -120,6 +120,7 @@ from trackkit.games.snowtails.state import (
     Setup,
     Sleds,
 )
+from trackkit.games.unmanaged import no_runtime
 
 GREEDY, SMART = 0, 1
 POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
@@ -339,7 +340,7 @@ def keep_state(
         count[at] = i + 1
 
 
-@njit(cache=True)
+@no_runtime
 def search_moves(
     ground: Ground,
     scratch: Scratch,
@@ -414,7 +415,7 @@ def search_moves(
                 break
 
 
-@njit(cache=True)
+@no_runtime
 def list_candidates(
     reach: np.ndarray,
     start_row: np.ndarray,
@@ -489,7 +490,7 @@ def cannot_win(
     return option_order(start_index, play, value, 0) >= best[BEST_ORDER]
 
 
-@njit(cache=True)
+@no_runtime
 def choose_plan(
     board: Board, setup: Setup, race: Race, sleds: Sleds, scratch: Scratch, p: int, position: int
 ) -> None:

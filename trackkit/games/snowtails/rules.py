@@ -29,6 +29,7 @@ from numba import njit
 
 from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
 from trackkit.games.snowtails.state import PLAY_BOTH, PLAY_LEFT, PLAY_RIGHT, VALUES
+from trackkit.games.unmanaged import no_runtime
 
 MAX_DIE = 6  # a bonus die shows 1-6 (rulebook B.2: "fino ad un massimo di 6")
 MAX_COLLISIONS = 4  # a sled holds at most 4 collision cards; the 5th means repairs (C)
@@ -139,7 +140,7 @@ def digit_weight(step: int) -> int:
     return weight
 
 
-@njit(cache=True)
+@no_runtime
 def schedule_digit(code: int, step: int) -> int:
     """DIGIT_D or DIGIT_S: step ``step`` of the schedule ``code``; 0 past its end."""
     return (code // digit_weight(step)) % 3

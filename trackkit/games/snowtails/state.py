@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from trackkit.games.snowtails.board import Board
-from trackkit.games.unmanaged import unmanaged
+from trackkit.games.unmanaged import no_runtime, unmanaged, with_runtime
 
 VALUES = 6  # dog cards are valued 0-5 (rulebook, Components)
 MAX_PLAYERS = 8
@@ -211,7 +211,7 @@ def new_scratch() -> Scratch:
 # it is passed through, and the cards' code would pass it a long way for a rare shuffle.
 
 
-@njit(cache=True)
+@with_runtime
 def top_up_stream(rng: np.random.Generator, stream: np.ndarray, needed: int) -> None:
     """Make sure ``needed`` draws are left in the buffer: if fewer are, refill all of it
     with fresh 32-bit draws (the rest is dropped, the same way compiled or not)."""
@@ -230,7 +230,7 @@ def rand_below(stream: np.ndarray, n: int) -> int:
     return (stream[cursor] * n) >> 32
 
 
-@njit(cache=True)
+@no_runtime
 def shuffle(values: np.ndarray, n: int, stream: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values[:n]`` in place (n - 1 draws)."""
     for i in range(n - 1, 0, -1):
