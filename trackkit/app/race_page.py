@@ -11,6 +11,7 @@ import streamlit as st
 from trackkit.app.choices import choose_track, kept, players_slider, wait_for_engine
 from trackkit.app.common import MAX_RACES
 from trackkit.app.picture import picture_downloads
+from trackkit.app.runs import cached_run
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.content import load_content
@@ -21,7 +22,7 @@ from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
 from trackkit.report.replay import positions_by_round, readable, square_name
-from trackkit.sim.montecarlo import SimulationResult, simulate
+from trackkit.sim.montecarlo import SimulationResult
 
 KEEP_RUNS = 32
 HEAT_UNIT = "turns ended here per race"
@@ -111,27 +112,9 @@ def page() -> None:
     if st.button("Run races", type="primary") or key in cache:
         if key not in cache:
             wait_for_engine()
-            while len(cache) >= KEEP_RUNS:  # the oldest run goes first
-                cache.pop(next(iter(cache)))
-            bar = st.progress(0.0, text="Racing…")
-            try:
-                result = simulate(
-                    track,
-                    options,
-                    races=int(races),
-                    seed=int(seed),
-                    progress=lambda done, total: bar.progress(
-                        done / total, text=f"{done:,} of {total:,} races"
-                    ),
-                )
-                record = record_race(track, options, seed=int(seed))
-            except TrackkitError as error:
-                st.error(str(error))
-                return
-            bar.empty()
-            cache[key] = (result, record)
-        result, record = cache[key]
-        _show(track, result, record)
+        run = cached_run(cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race)
+        if run is not None:
+            _show(track, *run)
 
 
 def _ordinal(n: int) -> str:

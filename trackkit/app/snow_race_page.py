@@ -11,15 +11,15 @@ import streamlit as st
 
 from trackkit.app.common import MAX_RACES
 from trackkit.app.race_page import win_rates_figure
+from trackkit.app.runs import cached_run
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
-from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
 from trackkit.games.snowtails.ruleset import PLAYERS, space_name
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.render.lanes import lane_figure
 from trackkit.report.export import download_name
-from trackkit.sim.montecarlo import SimulationResult, simulate
+from trackkit.sim.montecarlo import SimulationResult
 
 KEEP_RUNS = 16
 MIXED = "mixed: greedy and smart in turn"
@@ -65,28 +65,12 @@ def page() -> None:
     key = (track.to_toml(), players, names, int(starting), bonus, int(races), int(seed))
     cache = _results()
     if st.button("Run races", type="primary", key="snow-run") or key in cache:
-        if key not in cache:
-            while len(cache) >= KEEP_RUNS:
-                cache.pop(next(iter(cache)))
-            bar = st.progress(0.0, text="Racing… (the first race on a machine compiles the engine)")
-            try:
-                result = simulate(
-                    track,
-                    options,
-                    races=int(races),
-                    seed=int(seed),
-                    progress=lambda done, total: bar.progress(
-                        done / total, text=f"{done:,} of {total:,} races"
-                    ),
-                )
-                record = record_race(track, options, seed=int(seed))
-            except TrackkitError as error:
-                st.error(str(error))
-                return
-            bar.empty()
-            cache[key] = (result, record)
-        result, record = cache[key]
-        _show(track, result, record)
+        text = "Racing… (the first race on a machine compiles the engine)"
+        run = cached_run(
+            cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, text
+        )
+        if run is not None:
+            _show(track, *run)
 
 
 def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> None:
