@@ -204,6 +204,9 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     page.get_by_role("link", name="Tiles", exact=True).click()
     page.get_by_role("heading", name="Tiles", exact=True).wait_for()
     page.wait_for_url("**/tiles**")  # the history entry exists before we step back over it
+    # and the page has finished running: a run still going when Back is pressed (a loaded
+    # machine, the engine compiling beside it) ends by putting its own page's address back
+    _settle(page)
     page.go_back()
     page.get_by_role("heading", name="Design a track").wait_for()
     _wait_for_linked_tiles(page, (1, 7))
