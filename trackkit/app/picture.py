@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from trackkit.board.track import Track
-from trackkit.render import track_png, track_svg
+from trackkit.render import picture_png, picture_svg
 from trackkit.report.export import track_slug
 
 
-def picture_downloads(track: Track, key: str) -> None:
-    """Two buttons: the track's picture as SVG and as PNG, named after the track. The
-    pictures are drawn only when a button is pressed."""
+def picture_downloads(track: Any, key: str) -> None:
+    """Two buttons: the picture of a track of any game as SVG and as PNG, named after the
+    track. The pictures are drawn only when a button is pressed."""
     name = track_slug(track)
     row = st.container(horizontal=True)
     row.download_button(
         "Track picture (SVG)",
-        lambda: track_svg(track),
+        lambda: picture_svg(track),
         file_name=f"{name}.svg",
         mime="image/svg+xml",
         on_click="ignore",
@@ -25,7 +26,7 @@ def picture_downloads(track: Track, key: str) -> None:
     )
     row.download_button(
         "Track picture (PNG)",
-        lambda: track_png(track),
+        lambda: picture_png(track),
         file_name=f"{name}.png",
         mime="image/png",
         on_click="ignore",

@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from trackkit.app.common import clicked
+from trackkit.app.picture import picture_downloads
 from trackkit.app.snow_common import (
     GAME_TITLE,
     RECONSTRUCTED,
@@ -19,7 +20,7 @@ from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, try_edit
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track
-from trackkit.render.lanes import lane_figure, lane_svg
+from trackkit.render.lanes import lane_figure
 from trackkit.report.export import track_slug
 
 TOOL_LABELS: dict[Tool, str] = {
@@ -147,18 +148,11 @@ def _validation(track: SnowTrack) -> None:
 
 def _downloads(track: SnowTrack) -> None:
     stem = track_slug(track)
-    left, right = st.columns(2)
-    left.download_button(
+    st.download_button(
         "Download the track (TOML)",
         track.to_toml(),
         file_name=f"{stem}.toml",
         mime="application/toml",
         on_click="ignore",
     )
-    right.download_button(
-        "Download the picture (SVG)",
-        lambda: lane_svg(track),
-        file_name=f"{stem}.svg",
-        mime="image/svg+xml",
-        on_click="ignore",
-    )
+    picture_downloads(track, key="snow-design")

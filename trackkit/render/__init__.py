@@ -47,6 +47,29 @@ def track_figure(track: Track, tileset: TileSet | None = None, **options: object
     return scene_figure(build_scene(track, tileset), **options)  # type: ignore[arg-type]
 
 
+def picture_svg(track: Any, tileset: TileSet | None = None) -> str:
+    """The SVG picture of a track of any game: tiles on the table, or a board of lanes."""
+    if isinstance(track, Track):
+        return track_svg(track, tileset)
+    from trackkit.render.lanes import lane_svg  # a printed board of lanes (Snow Tails)
+
+    return lane_svg(track)
+
+
+def picture_png(track: Any, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
+    """The picture of :func:`picture_svg` as PNG bytes."""
+    return svg_to_png(picture_svg(track, tileset), zoom)
+
+
+def picture_figure(track: Any, tileset: TileSet | None = None) -> go.Figure:
+    """The Plotly figure of a track of any game."""
+    if isinstance(track, Track):
+        return track_figure(track, tileset)
+    from trackkit.render.lanes import lane_figure
+
+    return lane_figure(track)
+
+
 def render_to_file(
     track: Any, path: str | Path, tileset: TileSet | None = None, *, overwrite: bool = False
 ) -> Path:
@@ -55,21 +78,15 @@ def render_to_file(
     # a folder, a pipe, a device, an unusable name or an existing file without
     # ``overwrite`` is refused before anything is drawn
     path = output_path(path, overwrite=overwrite, suffixes=SUFFIXES)
-    if isinstance(track, Track):
-        svg, png, figure = track_svg, track_png, track_figure
-        args: tuple[Any, ...] = (track, tileset)
-    else:  # a printed board of lanes (Snow Tails)
-        from trackkit.render.lanes import lane_figure, lane_png, lane_svg
-
-        svg, png, figure, args = lane_svg, lane_png, lane_figure, (track,)
     try:
         suffix = path.suffix.lower()
         if suffix == ".svg":
-            path.write_text(svg(*args), encoding="utf-8")
+            path.write_text(picture_svg(track, tileset), encoding="utf-8")
         elif suffix == ".png":
-            path.write_bytes(png(*args))
+            path.write_bytes(picture_png(track, tileset))
         else:
-            figure(*args).write_html(path, include_plotlyjs=True, full_html=True)
+            figure = picture_figure(track, tileset)
+            figure.write_html(path, include_plotlyjs=True, full_html=True)
     except (OSError, ValueError) as exc:
         raise TrackkitError(f"{shown(path)}: cannot be written ({exc})") from None
     return path
