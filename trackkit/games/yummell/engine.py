@@ -82,6 +82,13 @@ from trackkit.games.yummell.state import (
     LOG_USE_ON_RIVAL,
     MAX_ARTEFACTS,
     MAX_HAND,
+    RACE_LEADERS,
+    RACE_STATS,
+    STAT_BOUNCES,
+    STAT_LAST_ROUND,
+    STAT_LEAD_CHANGES,
+    STAT_LOST,
+    STAT_WINNER_GAP,
     Board,
     Deck,
     Players,
@@ -351,6 +358,8 @@ def encounter(
         total = challenge_total(character, advantage, cards[card], cards[played, CARD_NUMBER])
         won = challenge_won(total + bonus, cards[card])
         discard(deck, played)
+    if not won:
+        tally.race[STAT_LOST] += 1
     before = players.pos[p]
     after = before
     if won:
@@ -497,6 +506,7 @@ def take_turn(
         end = fall_back(board, tally, route, reached, node_of(board, players, p))
         if end < reached:
             tally.node_bounce[board.route_nodes[route, reached]] += 1
+            tally.race[STAT_BOUNCES] += 1
             note(tally, rnd, p, LOG_BOUNCE, -1, 0, reached, end, -1)
         note(tally, rnd, p, LOG_MOVE, card, mp, start, end, -1)
         place(board, players, tally, p, end, rnd)
@@ -603,6 +613,7 @@ def play_race(
     order = tally.order
     for k in range(n):
         order[k] = k
+    tally.race[RACE_LEADERS] = leaders(board, players)  # before the start: everyone
     for rnd in range(1, MAX_ROUNDS + 1):
         shuffle(order, n, rng, tally)  # the turn order is drawn from the bag every round
         for k in range(n):
@@ -623,9 +634,43 @@ def play_race(
                     rnd,
                 )
         for p in range(n):
-            if players.arrival[p] > 0:
+            if players.arrival[p] == 1:
+                race_end(board, players, tally, p)
                 return rnd
+        leading = leaders(board, players)
+        if leading & tally.race[RACE_LEADERS] == 0:
+            tally.race[STAT_LEAD_CHANGES] += 1
+        tally.race[RACE_LEADERS] = leading
     return MAX_ROUNDS + 1
+
+
+@njit(cache=True, inline="always")
+def leaders(board: Board, players: Players) -> int:
+    """The characters leading now, as a bit mask: those with the fewest squares to go
+    (characters level on squares share the lead; before the start everyone leads)."""
+    best, mask = 1 << 30, 0
+    for p in range(players.pos.shape[0]):
+        left = remaining(board, players, p)
+        if left < best:
+            best, mask = left, 1 << p
+        elif left == best:
+            mask |= 1 << p
+    return mask
+
+
+@njit(cache=True, inline="always")
+def race_end(board: Board, players: Players, tally: Tally, winner: int) -> None:
+    """What a race counts when ``winner`` has won it: whether it was decided in the last
+    round (the winner did not lead when that round began), and the winner's lead in squares
+    over the runner-up (0 if the runner-up finished too, or raced alone)."""
+    if tally.race[RACE_LEADERS] & (1 << winner) == 0:
+        tally.race[STAT_LAST_ROUND] = 1
+    n = players.pos.shape[0]
+    gap = 1 << 30 if n > 1 else 0
+    for q in range(n):
+        if q != winner:
+            gap = min(gap, remaining(board, players, q))
+    tally.race[STAT_WINNER_GAP] = gap
 
 
 @no_runtime
@@ -672,6 +717,7 @@ def deal(
     players.order_pos[:] = 0
     players.reached[:] = 0
     tally.clock[0] = 0
+    tally.race[:] = 0
     for p in range(n):
         players.toll[p] = 1 if characters[players.character[p], CHAR_ABILITY] == E_TOLL else 0
     tally.occupancy[:] = 0
@@ -706,10 +752,12 @@ def play_batch(
     character: np.ndarray,
     advantage: np.ndarray,
     order_pos: np.ndarray,
+    stats: np.ndarray,
 ) -> None:
     """Play ``rounds.shape[0]`` races one after another from one random stream, writing
-    each race's length, and each character's placing, route, character, advantage and
-    place in the last round's turn order."""
+    each race's length, its counts (``stats``: one row of RACE_STATS per race), and each
+    character's placing, route, character, advantage and place in the last round's turn
+    order."""
     board, players, deck, tally = unmanaged_state(board, players, deck, tally)
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
     fixed_characters, fixed_advantages = unmanaged(fixed_characters), unmanaged(fixed_advantages)
@@ -733,3 +781,5 @@ def play_batch(
         character[r] = players.character
         advantage[r] = players.advantage
         order_pos[r] = players.order_pos
+        for k in range(RACE_STATS):
+            stats[r, k] = tally.race[k]

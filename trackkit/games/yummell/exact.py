@@ -911,6 +911,8 @@ def _solve_pair(
         finishing = float(start_hands @ chance) if stuck.any() else 1.0
         rounds = float(start_hands @ finished_rounds) + (MAX_ROUNDS + 1) * (1.0 - finishing)
         states = (len(nodes) + 1) * len(HANDS4) * levels
+        if len(_SOLVED) >= KEEP_SOLVED:  # a sweep solves millions of tracks: forget the oldest
+            del _SOLVED[next(iter(_SOLVED))]
         _SOLVED[key] = (rounds, states, sweeps, 1.0 - finishing, levels)
     return _SOLVED[key]
 
@@ -1000,5 +1002,6 @@ def exact_solo(
 
 
 # solutions by their inputs: characters and advantages that change nothing in a solo race,
-# and the same track asked for again, share one
+# and the same track asked for again, share one (the latest KEEP_SOLVED, in solving order)
+KEEP_SOLVED = 4096
 _SOLVED: dict[tuple[Any, ...], tuple[float, int, int, float, int]] = {}

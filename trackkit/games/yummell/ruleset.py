@@ -29,13 +29,24 @@ from trackkit.games.base import (
     BatchResult,
     Group,
     NodeCount,
+    Tally,
     TrackCheck,
     batch_stream,
     square_schema,
     tileset_of,
 )
 from trackkit.games.yummell import PLAYERS, building, presets
-from trackkit.games.yummell.content import Content, load_content
+from trackkit.games.yummell.content import (
+    ADV_EFFECT,
+    CHAR_ABILITY,
+    E_CLEPTOMANIA,
+    E_FLUTTERING,
+    E_STEAL_ARTEFACT,
+    E_TOLL,
+    TERRAINS,
+    Content,
+    load_content,
+)
 from trackkit.games.yummell.policies import POLICIES
 from trackkit.games.yummell.setup import (
     RaceBoard,
@@ -43,7 +54,17 @@ from trackkit.games.yummell.setup import (
     new_state,
     race_board,
 )
+from trackkit.games.yummell.state import RACE_STATS
 from trackkit.games.yummell.terrain import Terrain
+
+# what a race counts, in the engine's STAT_* columns' order
+TALLIES = (
+    Tally("lead_changes", "Lead changes (a new leader at the end of a round)"),
+    Tally("last_round", "Decided in the last round (winner not leading when it began)"),
+    Tally("winner_gap", "Winner's lead in squares over the runner-up"),
+    Tally("bounces", "Sent back off a full square"),
+    Tally("challenges_lost", "Challenges lost"),
+)
 
 
 class YummellSquare(BaseModel):
@@ -77,6 +98,7 @@ def play_batch(
         return np.zeros(shape, dtype=np.int64)
 
     rounds = ints(races)
+    stats = ints(races, RACE_STATS)
     placing, route, character, advantage, order_pos = (
         ints(races, options.players) for _ in range(5)
     )
@@ -98,6 +120,7 @@ def play_batch(
         character,
         advantage,
         order_pos,
+        stats,
     )
     return BatchResult(
         rounds=rounds,
@@ -109,6 +132,7 @@ def play_batch(
             "order_pos": order_pos,
         },
         node_counts={"time": tally.node_time, "bounce": tally.node_bounce},
+        tallies={t.key: stats[:, column] for column, t in enumerate(TALLIES)},
         log=tally.log,
         log_n=tally.log_n,
     )
@@ -128,7 +152,7 @@ class Yummell:
     players = PLAYERS
     policies = tuple(POLICIES)
     square_schema = YummellSquare
-    tallies = ()
+    tallies = TALLIES
     node_counts = (
         NodeCount("time", "turns_per_race", "Turns ended per race"),
         NodeCount("bounce", "bounces", "Sent back off a full square", per_race=False),
@@ -238,8 +262,38 @@ class Yummell:
 
         return exact_solo(track, **choices)
 
+    def exact_reference(self, content: Content | None = None) -> dict[str, int]:
+        """The racer a profile's exact solo length is for: the first character and the first
+        advantage whose ability does nothing in a solo race (bundled: Flamm, with the
+        advantage that takes artefacts from rivals), so the figure measures the track, not a
+        terrain bonus; the first of each when none is inert."""
+        content = content or load_content()
+        return {
+            "character": _first(content.characters[:, CHAR_ABILITY], SOLO_INERT_ABILITIES),
+            "advantage": _first(content.advantages[:, ADV_EFFECT], SOLO_INERT_ADVANTAGES),
+        }
+
+    def track_figures(self, prepared: RaceBoard) -> dict[str, float]:
+        """The track itself: its squares, the mean MP to enter one, and the share of each
+        terrain (``terrain_plain`` …)."""
+        base = prepared.board.node_base
+        terrain = prepared.board.node_terrain
+        figures = {"squares": float(base.shape[0]), "mp_per_square": float(base.mean())}
+        for code, name in enumerate(TERRAINS):
+            figures[f"terrain_{name}"] = float(np.mean(terrain == code))
+        return figures
+
     def design_space(self, players: int, tileset: TileSet | None = None) -> Any:
         return building.explore_design_space(players, tileset or self.default_tileset())
 
+
+def _first(codes: np.ndarray, wanted: tuple[int, ...]) -> int:
+    found = np.flatnonzero(np.isin(codes, wanted))
+    return int(found[0]) if found.size else 0
+
+
+# abilities and advantages that act only on or through rivals: nothing happens in a solo race
+SOLO_INERT_ABILITIES = (E_FLUTTERING, E_TOLL, E_CLEPTOMANIA)
+SOLO_INERT_ADVANTAGES = (E_STEAL_ARTEFACT,)
 
 RULESET = Yummell()

@@ -32,6 +32,13 @@ LOG_PLAY_EVENT, LOG_ACTIVATE, LOG_STEAL, LOG_FINISH, LOG_USE_ARTEFACT, LOG_ROUTE
 LOG_USE_ON_RIVAL = 12
 LOG_FIELDS = 9  # round, player, action, card, value, from, to, other
 
+# What a race counts (Tally.race, one row per race in a batch's ``stats``): lead changes,
+# 1 if decided in the last round, the winner's lead in squares over the runner-up,
+# characters sent back off a full square, challenges lost. RACE_LEADERS is working space.
+STAT_LEAD_CHANGES, STAT_LAST_ROUND, STAT_WINNER_GAP, STAT_BOUNCES, STAT_LOST = 0, 1, 2, 3, 4
+RACE_STATS = 5
+RACE_LEADERS = RACE_STATS  # the characters leading when the round began, as a bit mask
+
 
 class Board(NamedTuple):
     """A track as arrays: each start route's squares, their terrain and base MP."""
@@ -79,6 +86,7 @@ class Tally(NamedTuple):
     log_n: np.ndarray  # [rows written]
     dice: np.ndarray  # RANDOM_BUFFER buffered 32-bit draws, then the cursor
     clock: np.ndarray  # [placements made in this race]: orders arrivals on squares
+    race: np.ndarray  # (RACE_STATS + 1,) this race's counts (STAT_*), then RACE_LEADERS
     # working space, allocated once with the rest so the compiled turn allocates nothing
     order: np.ndarray  # (P,) the players in this round's turn order
     turn_delta: np.ndarray  # (terrains,) MP this turn's events add to each terrain
@@ -173,6 +181,7 @@ def unmanaged_state(
             u(tally.log_n),
             u(tally.dice),
             u(tally.clock),
+            u(tally.race),
             u(tally.order),
             u(tally.turn_delta),
             u(tally.pool),
