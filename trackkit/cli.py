@@ -294,6 +294,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_profile(args: argparse.Namespace) -> int:
+    from trackkit.explore.profile import profile_track
+    from trackkit.report.profile import profile_text
+
+    track = resolve_track(args.track, args.tileset)
+    profile = profile_track(
+        track,
+        options=_options_for(track, args),
+        races=args.races,
+        seed=args.seed,
+        exact=not args.no_exact,
+    )
+    _emit(args, profile.to_json(), profile_text(profile))
+    return EXIT_OK
+
+
 def cmd_race(args: argparse.Namespace) -> int:
     from trackkit.games.yummell.record import record_race
 
@@ -530,6 +546,17 @@ def build_parser() -> argparse.ArgumentParser:
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
     p.add_argument("--workers", type=_workers, default=1, help=f"1 to {MAX_WORKERS}")
+    p = command("profile", cmd_profile, "a track's length, balance, drama and friction figures")
+    track_argument(p)
+    race_arguments(p, players=False)
+    p.add_argument(
+        "--players",
+        type=_race_players,
+        default=4,
+        help=f"{YUMMELL.race_min} to {YUMMELL.race_max} (default 4)",
+    )
+    p.add_argument("--races", type=_races, default=1_000, help="default 1,000")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo length")
     p = command("race", cmd_race, "play one race and print it turn by turn")
     track_argument(p)
     race_arguments(p)
