@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -295,6 +296,51 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_profile(args: argparse.Namespace) -> int:
+    from trackkit.explore.profile import profile_track
+    from trackkit.report.profile import profile_text
+
+    track = resolve_track(args.track, args.tileset)
+    profile = profile_track(
+        track,
+        options=_options_for(track, args),
+        races=args.races,
+        seed=args.seed,
+        exact=not args.no_exact,
+    )
+    _emit(args, profile.to_json(), profile_text(profile))
+    return EXIT_OK
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from trackkit.explore.search import search
+    from trackkit.report.search import search_text
+
+    ruleset = get_ruleset(DEFAULT_GAME)
+    space = ruleset.track_space(args.players, load_tileset(args.tileset))
+    bar, update = _progress(args, args.budget, unit="track")
+    try:
+        result = search(
+            space,
+            target_length=args.target_length,
+            budget=args.budget,
+            seed=args.seed,
+            races=args.races,
+            tolerance=args.tolerance,
+            method=args.method,
+            top=args.top,
+            progress=update,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.export:
+        for found in result.best:
+            save_track(space.track(found.rank), Path(args.export) / f"track-{found.rank:07d}.toml")
+    _emit(args, result.to_json(), search_text(result))
+    return EXIT_OK
+
+
 def cmd_race(args: argparse.Namespace) -> int:
     from trackkit.games.yummell.record import record_race
 
@@ -514,7 +560,30 @@ _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {h
 _sample = _bounded(1, 10**9, "a sample is {low} to {high} tracks")
 _profile_races = _bounded(2, 1_000_000, "a profile runs {low} to {high} races")
 _partition_size = _bounded(1, 100_000, "a partition holds {low} to {high} tracks")
-_top = _bounded(1, 1_000_000, "--top is {low} to {high}")
+_find_top = _bounded(1, 1_000_000, "--top is {low} to {high}")
+
+
+_budget = _bounded(1, 10_000_000, "the budget runs from {low} to {high} profiles")
+_top = _bounded(1, 1_000, "--top runs from {low} to {high}")
+
+
+def _positive(what: str, low: float, high: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} is a number from {low:g} to {high:g}, not {text!r}"
+            )
+        return value
+
+    return parse
+
+
+_rounds = _positive("the target length", 0.5, 400)
+_tolerance = _positive("the tolerance", 0, 400)
 
 
 def _races(text: str) -> int:
@@ -595,6 +664,28 @@ def build_parser() -> argparse.ArgumentParser:
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
     p.add_argument("--workers", type=_workers, default=1, help=f"1 to {MAX_WORKERS}")
+    p = command("profile", cmd_profile, "a track's length, balance, drama and friction figures")
+    track_argument(p)
+    race_arguments(p, players=False)
+    p.add_argument(
+        "--players",
+        type=_race_players,
+        default=4,
+        help=f"{YUMMELL.race_min} to {YUMMELL.race_max} (default 4)",
+    )
+    p.add_argument("--races", type=_races, default=1_000, help="default 1,000")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo length")
+    p = command("search", cmd_search, "find balanced tracks of a target length (MAP-Elites)")
+    p.add_argument("--players", type=_players, required=True, help=BUILD_HELP)
+    p.add_argument("--target-length", type=_rounds, required=True, help="mean rounds wanted")
+    p.add_argument("--tolerance", type=_tolerance, default=0.5, help="rounds either way (0.5)")
+    p.add_argument("--budget", type=_budget, default=500, help="tracks profiled (default 500)")
+    p.add_argument("--races", type=_races, default=200, help="races per profile (default 200)")
+    p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
+    p.add_argument("--method", choices=["map-elites", "random"], default="map-elites")
+    p.add_argument("--top", type=_top, default=5, help="tracks to report (default 5)")
+    p.add_argument("--export", metavar="DIR", help="write the tracks found as track files")
+    p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
     p = command("race", cmd_race, "play one race and print it turn by turn")
     track_argument(p)
     race_arguments(p)
@@ -674,7 +765,7 @@ def build_parser() -> argparse.ArgumentParser:
     direction = p.add_mutually_exclusive_group()
     direction.add_argument("--ascending", dest="descending", action="store_false", default=None)
     direction.add_argument("--descending", dest="descending", action="store_true", default=None)
-    p.add_argument("--top", type=_top, default=10, help="tracks to show (default 10)")
+    p.add_argument("--top", type=_find_top, default=10, help="tracks to show (default 10)")
     p.add_argument("--export", metavar="DIR", help="write the tracks shown as track files")
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)

@@ -220,3 +220,76 @@ def test_a_draw_only_on_the_same_square() -> None:
     players.reached[2] = 9
     placings(board, players, out)
     assert list(out) == [3, 1, 1, 4]
+
+
+# --- what a race counts (its tallies), recounted from its log ----------------------------
+
+
+def _recount(batch, board: Board, players: int) -> dict[str, int]:
+    """The tallies of a one-race batch, counted again from the rows it logged: where each
+    character stands after every row, who leads (fewest squares to go) between rounds."""
+    from trackkit.games.yummell import state
+
+    route, pos = [-1] * players, [-1] * players
+    lengths = [int(n) for n in board.route_len]
+
+    def left(p: int) -> int:
+        return max(lengths) if route[p] < 0 else lengths[route[p]] - 1 - pos[p]
+
+    def leading() -> set[int]:
+        best = min(left(p) for p in range(players))
+        return {p for p in range(players) if left(p) == best}
+
+    leaders, changes, current = set(range(players)), 0, 1
+    counts = Counter()
+    winner, last_round_leaders = None, None
+    for row in batch.log[: batch.log_n[0]]:
+        rnd, p, action, value, to, other = (int(row[i]) for i in (0, 1, 2, 4, 6, 7))
+        if rnd != current:  # a round ended between the rows
+            now = leading()
+            changes += not (now & leaders)
+            leaders, current = now, rnd
+        if action == state.LOG_ROUTE:
+            route[p] = value
+        elif action in (state.LOG_MOVE, state.LOG_CHALLENGE, state.LOG_EVENT):
+            pos[p] = to
+        elif action in (state.LOG_PLAY_EVENT, state.LOG_USE_ON_RIVAL) and other >= 0:
+            pos[other] = to
+        elif action == state.LOG_FINISH and winner is None:
+            winner, last_round_leaders = p, set(leaders)
+        counts["bounces"] += action == state.LOG_BOUNCE
+        counts["challenges_lost"] += action == state.LOG_CHALLENGE and value == 0
+    assert winner is not None
+    rivals = [left(q) for q in range(players) if q != winner]
+    return {
+        "lead_changes": changes,
+        "last_round": int(winner not in last_round_leaders),
+        "winner_gap": min(rivals) if rivals else 0,
+        **counts,
+    }
+
+
+@pytest.mark.parametrize("policy", ["greedy", "smart"])
+def test_race_tallies_match_a_recount_from_the_log(policy: str) -> None:
+    from trackkit.games.yummell.ruleset import RULESET
+    from trackkit.games.yummell.setup import race_board
+
+    track = load_preset("king-of-toads")
+    board = race_board(track)
+    seen = Counter()
+    for players in (1, 3, 6):
+        options = RaceOptions(players=players, policy=policy)
+        for seed in range(10):
+            batch = RULESET.play_batch(board, options, seed, 0, 1, log_rows=20_000)
+            engine = {key: int(values[0]) for key, values in batch.tallies.items()}
+            assert engine == _recount(batch, board.board, players), (players, seed)
+            seen.update(key for key, value in engine.items() if value)
+    # each count was non-zero in some race, so each comparison could have failed
+    assert set(seen) == {"lead_changes", "last_round", "winner_gap", "bounces", "challenges_lost"}
+
+
+def test_a_solo_race_has_no_rival_to_lead_or_trail() -> None:
+    result = simulate(load_preset("first-run"), RaceOptions(players=1), races=300, seed=2)
+    for key in ("lead_changes", "last_round", "winner_gap"):
+        assert result.tally(key)["mean"] == 0
+    assert result.tally("challenges_lost")["mean"] > 0

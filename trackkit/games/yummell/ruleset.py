@@ -59,9 +59,9 @@ from trackkit.games.yummell.terrain import Terrain
 
 # what a race counts, in the engine's STAT_* columns' order
 TALLIES = (
-    Tally("lead_changes", "Lead changes (a new leader at the end of a round)"),
-    Tally("last_round", "Decided in the last round (winner not leading when it began)"),
-    Tally("winner_gap", "Winner's lead in squares over the runner-up"),
+    Tally("lead_changes", "Lead changes (at the end of a round)"),
+    Tally("last_round", "Decided in the last round"),
+    Tally("winner_gap", "Winner's lead on the runner-up (squares)"),
     Tally("bounces", "Sent back off a full square"),
     Tally("challenges_lost", "Challenges lost"),
 )

@@ -1,0 +1,90 @@
+"""Searching a design space: the budget is spent on distinct tracks, the same seed finds
+the same tracks, the best are legal, and fitness says what it promises."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trackkit.cli import main
+from trackkit.errors import TrackkitError
+from trackkit.explore.search import fitness, search
+from trackkit.games import get_ruleset
+from trackkit.validate import validate
+
+
+@pytest.fixture(scope="module")
+def space():
+    return get_ruleset("yummell").track_space(3)
+
+
+def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
+    assert fitness({"rounds_mean": 10.3, "balance": 0.8}, 10, 0.5) == 0.8
+    assert fitness({"rounds_mean": 12.5, "balance": 0.8}, 10, 0.5) == pytest.approx(0.6)
+    assert fitness({"rounds_mean": 8.0, "balance": 0.9}, 10, 0.5) == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("method", ["map-elites", "random"])
+def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
+    choices = dict(target_length=9.0, budget=40, races=20, top=2, check_races=40, method=method)
+    a = search(space, seed=4, **choices)
+    b = search(space, seed=4, **choices)
+    c = search(space, seed=5, **choices)
+    assert a.to_json() == b.to_json()
+    assert [f.rank for f in a.best] != [f.rank for f in c.best] or a.history != c.history
+    assert a.evaluated == 40 and len(a.history) == 40
+    assert list(a.history) == sorted(a.history)  # the best so far never gets worse
+
+
+def test_the_best_tracks_are_legal_and_ranked_by_fitness(space) -> None:
+    result = search(space, target_length=9.0, budget=30, races=20, top=3, check_races=40)
+    assert [f.fitness for f in result.best] == sorted(
+        (f.fitness for f in result.best), reverse=True
+    )
+    for found in result.best:
+        track = space.track(found.rank)
+        assert validate(track, players=3).ok
+        assert found.checked["rounds_mean"] > 0 and found.checked_fitness <= 1
+    assert 1 <= result.cells <= 30
+
+
+@pytest.mark.parametrize(
+    ("choices", "message"),
+    [
+        ({"budget": 0}, "budget is 1 to 2,676"),
+        ({"budget": 3000}, "budget is 1 to 2,676"),
+        ({"target_length": -1}, "positive number of rounds"),
+        ({"races": 1}, "at least 2 races"),
+        ({"method": "annealing"}, "map-elites or random"),
+    ],
+)
+def test_impossible_searches_are_refused(space, choices, message) -> None:
+    with pytest.raises(TrackkitError, match=message):
+        search(space, **({"target_length": 9.0, "budget": 10} | choices))
+
+
+def test_the_command_prints_and_exports_what_it_found(tmp_path, capsys) -> None:
+    argv = ["search", "--players", "3", "--target-length", "9", "--budget", "20", "--races"]
+    code = main([*argv, "20", "--top", "2", "--export", str(tmp_path), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["evaluated"] == 20 and len(data["best"]) == 2
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == sorted(f"track-{f['rank']:07d}.toml" for f in data["best"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--target-length", "x"], "the target length is a number"),
+        (["--target-length", "9", "--budget", "0"], "the budget runs from 1"),
+        (["--target-length", "9", "--tolerance", "-1"], "the tolerance is a number"),
+    ],
+)
+def test_bad_options_get_one_line(capsys, argv, message) -> None:
+    try:
+        code = main(["search", "--players", "3", *argv])
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1

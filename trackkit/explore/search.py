@@ -1,0 +1,369 @@
+"""Search a design space too large to sweep for tracks of a target length with the best
+balance: MAP-Elites (quality-diversity search) over cells of length × balance.
+
+The archive is ``ribs``' :class:`~ribs.archives.GridArchive`: each cell of (mean rounds,
+balance) keeps the best track found for it, by :func:`fitness`. New candidates are
+mutations of elites drawn from the archive. A track is its rank in the space's canonical
+depth-first order, where neighbours share their first tiles. So a mutation moves the rank
+by a jump of log-uniform size: a small jump changes the last tiles, a large one the first
+ones. Now and then a fresh uniform draw keeps the search from settling. Every candidate
+is profiled once, with a seed drawn from the search seed and its rank (the same profile a
+sweep with that seed computes). The best tracks are then profiled again with more races
+and another seed, because with few races the best of many looks better than it is.
+
+:func:`random_search` spends the same budget on uniform draws, as the baseline that
+``trackkit bench --search`` compares with.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from trackkit.errors import TrackkitError
+from trackkit.explore.profile import profile_track
+from trackkit.explore.seeds import track_seed
+
+Method = Literal["map-elites", "random"]
+LENGTH_CELLS, BALANCE_CELLS = 24, 20
+FRESH = 0.1  # share of candidates drawn uniformly rather than mutated
+TOURNAMENT = 4  # elites drawn for each parent chosen by fitness
+PENALTY = 1.0  # fitness lost per round of mean length outside the tolerance
+CHECK_DRAW = 1 << 20  # the draw number of the best tracks' last, longer profile
+RETRY_SHARE = 0.25  # share of a MAP-Elites batch spent profiling promising tracks again
+MAX_PROFILES = 8  # profiles of one track a search pools at most
+Progress = Callable[[int, int], None]
+
+
+def fitness(values: dict[str, float], target: float, tolerance: float) -> float:
+    """Balance, less :data:`PENALTY` per round the mean length lies beyond ``tolerance``
+    of ``target``: within the tolerance, the most balanced track is the best."""
+    miss = max(0.0, abs(values["rounds_mean"] - target) - tolerance)
+    return values["balance"] - PENALTY * miss
+
+
+@dataclass(frozen=True)
+class Found:
+    """A track the search found: its rank, its profile's figures, its fitness, and its
+    figures and fitness profiled again with more races (``checked``)."""
+
+    rank: int
+    name: str
+    values: dict[str, float]
+    fitness: float
+    profiles: int = 1  # profiles pooled in ``values`` (their mean)
+    checked: dict[str, float] = field(default_factory=dict)
+    checked_fitness: float = math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "name": self.name,
+            "fitness": self.fitness,
+            "profiles": self.profiles,
+            "checked_fitness": self.checked_fitness,
+            "figures": self.values,
+            "checked_figures": self.checked,
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the best tracks by fitness, and how the search went."""
+
+    method: Method
+    players: int
+    target_length: float
+    tolerance: float
+    budget: int
+    seed: int
+    races: int
+    best: tuple[Found, ...]
+    evaluated: int
+    cells: int  # cells of the length × balance map holding a track
+    history: tuple[float, ...]  # best fitness after each candidate
+    check_races: int = 0  # races of the second profile of the best tracks
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "players": self.players,
+            "target_length": self.target_length,
+            "tolerance": self.tolerance,
+            "budget": self.budget,
+            "seed": self.seed,
+            "races": self.races,
+            "check_races": self.check_races,
+            "evaluated": self.evaluated,
+            "cells": self.cells,
+            "best": [f.to_json() for f in self.best],
+        }
+
+
+def search(
+    space: Any,
+    *,
+    target_length: float,
+    budget: int = 500,
+    seed: int = 0,
+    races: int = 200,
+    tolerance: float = 0.5,
+    method: Method = "map-elites",
+    top: int = 5,
+    check_races: int = 2_000,
+    batch: int = 10,
+    progress: Progress | None = None,
+) -> SearchResult:
+    """Spend ``budget`` profiles of ``races`` races on ``space`` (a track space:
+    ``len``, ``track(rank)``, ``sample_ranks``) looking for tracks whose mean length is
+    within ``tolerance`` rounds of ``target_length`` with the best balance; profile the
+    ``top`` found again with ``check_races`` races."""
+    players = space.players
+    if not 1 <= budget <= len(space):
+        raise TrackkitError(f"the budget is 1 to {len(space):,} profiles (the space), not {budget}")
+    if target_length <= 0 or tolerance < 0:
+        raise TrackkitError(
+            "the target length is a positive number of rounds, the tolerance 0 or more"
+        )
+    if races < 2 or check_races < 2:
+        raise TrackkitError("a profile needs at least 2 races")
+    profiles = _Profiles(space, races, seed, target_length, tolerance, budget, progress)
+    if method == "random":
+        for rank in space.sample_ranks(budget, seed, distinct=True):
+            profiles.profile(rank)
+        cells = len({_cell(profiles.values(r), target_length) for r in profiles.counts})
+    elif method == "map-elites":
+        cells = _map_elites(space, profiles, seed, batch)
+    else:
+        raise TrackkitError(f"the search method is map-elites or random, not {method!r}")
+    best = []
+    for rank in profiles.ranked()[:top]:
+        track = space.track(rank)
+        check_seed = track_seed(seed, rank, CHECK_DRAW)
+        checked = profile_track(track, players=players, races=check_races, seed=check_seed)
+        values = profiles.values(rank)
+        best.append(
+            Found(
+                rank=rank,
+                name=track.name,
+                values=values,
+                fitness=fitness(values, target_length, tolerance),
+                profiles=profiles.counts[rank],
+                checked=checked.values,
+                checked_fitness=fitness(checked.values, target_length, tolerance),
+            )
+        )
+    return SearchResult(
+        method=method,
+        players=players,
+        target_length=target_length,
+        tolerance=tolerance,
+        budget=budget,
+        seed=seed,
+        races=races,
+        best=tuple(best),
+        evaluated=len(profiles.counts),
+        cells=cells,
+        history=tuple(profiles.history),
+        check_races=check_races,
+    )
+
+
+def random_search(space: Any, **choices: Any) -> SearchResult:
+    """The baseline: the same budget spent on uniform draws of distinct tracks."""
+    return search(space, method="random", **choices)
+
+
+def _length_range(target: float) -> tuple[float, float]:
+    return (target / 2, target * 2)
+
+
+def _cell(values: dict[str, float], target: float) -> tuple[int, int]:
+    low, high = _length_range(target)
+    length = (values["rounds_mean"] - low) / (high - low)
+    column = min(LENGTH_CELLS - 1, max(0, int(length * LENGTH_CELLS)))
+    row = min(BALANCE_CELLS - 1, max(0, int(values["balance"] * BALANCE_CELLS)))
+    return column, row
+
+
+class _Profiles:
+    """The profiles a search has spent: each track's figures pooled over its profiles
+    (their mean; the k-th profile of a track draws seed ``track_seed(seed, rank, k)``, the
+    first one the seed a sweep gives it), and the best fitness after each profile."""
+
+    def __init__(
+        self,
+        space: Any,
+        races: int,
+        seed: int,
+        target: float,
+        tolerance: float,
+        budget: int,
+        progress: Progress | None,
+    ) -> None:
+        self.space, self.races, self.seed = space, races, seed
+        self.target, self.tolerance, self.budget = target, tolerance, budget
+        self.progress = progress
+        self.sums: dict[int, dict[str, float]] = {}
+        self.counts: dict[int, int] = {}
+        self.history: list[float] = []
+
+    @property
+    def spent(self) -> int:
+        return len(self.history)
+
+    def profile(self, rank: int) -> None:
+        draw = self.counts.get(rank, 0)
+        track = self.space.track(rank)
+        seed = track_seed(self.seed, rank, draw)
+        figures = profile_track(
+            track, players=self.space.players, races=self.races, seed=seed, exact=False
+        ).values
+        if draw == 0:
+            self.sums[rank] = dict(figures)
+        else:
+            for key, value in figures.items():
+                self.sums[rank][key] += value
+        self.counts[rank] = draw + 1
+        best = max(self.fitness(rank), self.history[-1] if self.history else -math.inf)
+        self.history.append(best)
+        if self.progress:
+            self.progress(self.spent, self.budget)
+
+    def values(self, rank: int) -> dict[str, float]:
+        return {key: total / self.counts[rank] for key, total in self.sums[rank].items()}
+
+    def fitness(self, rank: int) -> float:
+        return fitness(self.values(rank), self.target, self.tolerance)
+
+    def ranked(self) -> list[int]:
+        """Every track profiled, the fittest first (by pooled figures; ties by rank)."""
+        return sorted(self.counts, key=lambda r: (-self.fitness(r), r))
+
+
+def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
+    """Fill a length × balance archive: a uniform start, then batches of mutations of its
+    elites, a quarter of each batch profiling the fittest tracks again (their figures
+    pooled) so that a lucky first profile does not stay on top. Returns the cells filled."""
+    from ribs.archives import GridArchive  # loaded only by a search
+
+    size, budget = len(space), profiles.budget
+    archive = GridArchive(
+        solution_dim=1,
+        dims=(LENGTH_CELLS, BALANCE_CELLS),
+        ranges=(_length_range(profiles.target), (0.0, 1.0)),
+        seed=seed,
+        dtype=np.float64,
+    )
+    rng = np.random.Generator(np.random.PCG64(seed))
+
+    def refill() -> None:
+        """The archive again from every track's pooled figures (a second profile may
+        lower a track's figures; an archive only ever raises a cell's)."""
+        archive.clear()
+        ranks = list(profiles.counts)
+        values = [profiles.values(r) for r in ranks]
+        archive.add(
+            np.array([[float(r)] for r in ranks]),
+            np.array([profiles.fitness(r) for r in ranks]),
+            np.array([[v["rounds_mean"], v["balance"]] for v in values]),
+        )
+
+    for rank in space.sample_ranks(min(budget, max(batch, budget // 5)), seed, distinct=True):
+        profiles.profile(rank)
+    refill()
+    while profiles.spent < budget:
+        wanted = min(batch, budget - profiles.spent)
+        again = [r for r in profiles.ranked() if profiles.counts[r] < MAX_PROFILES]
+        again = again[: int(RETRY_SHARE * wanted)]
+        children: list[int] = []
+        for parent in _parents(archive, wanted - len(again), rng):
+            child = _mutate(space, parent, rng, profiles.counts, children)
+            if child is not None:
+                children.append(child)
+        if not children and not again:  # the neighbourhood is exhausted: draw uniformly
+            children = _fresh(size, rng, profiles.counts, wanted)
+        if not children and not again:
+            break  # every track has been profiled
+        for rank in again + children:
+            profiles.profile(rank)
+        refill()
+    return int(archive.stats.num_elites)
+
+
+def _parents(archive: Any, count: int, rng: np.random.Generator) -> list[int]:
+    """Elites to mutate: half drawn uniformly over the filled cells (diversity), half the
+    fittest of :data:`TOURNAMENT` drawn so (towards the target)."""
+    drawn = archive.sample_elites(count * TOURNAMENT)
+    ranks = drawn["solution"][:, 0].astype(np.int64).reshape(count, TOURNAMENT)
+    scores = drawn["objective"].reshape(count, TOURNAMENT)
+    chosen = []
+    for i in range(count):
+        best = int(np.argmax(scores[i])) if rng.random() < 0.5 else 0
+        chosen.append(int(ranks[i, best]))
+    return chosen
+
+
+def _mutate(
+    space: Any,
+    parent: int,
+    rng: np.random.Generator,
+    seen: dict[int, Any],
+    taken: list[int],
+) -> int | None:
+    """A track sharing the first tiles of ``parent`` (how many: drawn uniformly) and the
+    rest drawn uniformly among the legal ways to finish it, or now and then a uniform
+    track; never one already profiled or chosen (None after a few tries)."""
+    size = len(space)
+    placements = space.track(parent).placements
+    for _ in range(32):
+        if rng.random() < FRESH:
+            child = int(rng.integers(size))
+        else:
+            kept = int(rng.integers(1, len(placements) - 1))  # the start, and 0 or more tiles
+            low, high = _subtree(space, parent, placements[:kept])
+            child = int(rng.integers(low, high))
+        if child not in seen and child not in taken:
+            return child
+    return None
+
+
+def _subtree(space: Any, rank: int, prefix: tuple[Any, ...]) -> tuple[int, int]:
+    """The ranks of the tracks that begin with ``prefix`` (the placements of the track of
+    ``rank``): one interval, since the canonical order is depth-first."""
+    if hasattr(space, "subtree"):
+        return space.subtree(rank, len(prefix))
+    depth = len(prefix)
+
+    def begins(r: int) -> bool:
+        return space.track(r).placements[:depth] == prefix
+
+    low, high = 0, rank  # the first rank with the prefix
+    while low < high:
+        middle = (low + high) // 2
+        if begins(middle):
+            high = middle
+        else:
+            low = middle + 1
+    first = low
+    low, high = rank + 1, len(space)  # the first rank after them
+    while low < high:
+        middle = (low + high) // 2
+        if begins(middle):
+            low = middle + 1
+        else:
+            high = middle
+    return first, low
+
+
+def _fresh(size: int, rng: np.random.Generator, seen: dict[int, Any], count: int) -> list[int]:
+    found: list[int] = []
+    while len(found) < count and len(seen) + len(found) < size:
+        child = int(rng.integers(size))
+        if child not in seen and child not in found:
+            found.append(child)
+    return found
