@@ -70,21 +70,67 @@ class TrackSpace(Protocol):
     def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]: ...
 
 
-def space_of(game: str, players: int, tileset: Any = None) -> TrackSpace:
-    """Every legal track of ``game`` for ``players`` with ``tileset`` (None: the game's
-    own), from the game's ruleset; a clear error for a game that has no such space."""
-    from trackkit.games import get_ruleset  # the registry, not a game
+class RulesetSpace:
+    """A game's track space (its ruleset's ``track_space``), built where it is used: it
+    travels to Dask workers as its recipe (the game, the players, the tile set's folder)
+    and each worker builds the space once, however the game's space is made inside."""
 
-    ruleset = get_ruleset(game)
-    make = getattr(ruleset, "track_space", None)
-    if tileset is None and hasattr(ruleset, "default_tileset"):
-        tileset = ruleset.default_tileset()
-    space = make(players, tileset) if make is not None else None
-    if space is None:
-        raise TrackkitError(
-            f"{ruleset.title} has no space of legal tracks to sweep (its ruleset gives no "
-            "track_space)"
-        )
+    def __init__(self, game: str, players: int, tileset_folder: str | None = None) -> None:
+        self.game = game
+        self.players = players
+        self.tileset_folder = tileset_folder
+        self._space: TrackSpace | None = None
+
+    @property
+    def space(self) -> TrackSpace:
+        if self._space is None:
+            from trackkit.games.base import get_ruleset, load_tileset  # the interface
+
+            ruleset = get_ruleset(self.game)
+            make = getattr(ruleset, "track_space", None)
+            tileset = load_tileset(self.tileset_folder, game=self.game)
+            space = make(self.players, tileset) if make is not None else None
+            if space is None:
+                raise TrackkitError(
+                    f"{ruleset.title} has no space of legal tracks to sweep (its ruleset "
+                    "gives no track_space)"
+                )
+            self._space = space
+        return self._space
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "folder": self.tileset_folder}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.game, self.players = state["game"], state["players"]
+        self.tileset_folder, self._space = state["folder"], None
+
+    @property
+    def tileset(self) -> Any:
+        return self.space.tileset
+
+    def __len__(self) -> int:
+        return len(self.space)
+
+    def track(self, rank: int) -> Any:
+        return self.space.track(rank)
+
+    def rank(self, track: Any) -> int:
+        return self.space.rank(track)
+
+    def tracks(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, Any]]:
+        return self.space.tracks(start, stop)
+
+    def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]:
+        return self.space.sample_ranks(count, seed, distinct=distinct)
+
+
+def space_of(game: str, players: int, tileset_folder: str | None = None) -> TrackSpace:
+    """Every legal track of ``game`` for ``players`` with the tile set in
+    ``tileset_folder`` (None: the game's own), from the game's ruleset; a clear error for
+    a game that has none."""
+    space = RulesetSpace(game, players, tileset_folder)
+    _ = space.space  # built now, so a game without a space is said at once
     return space
 
 
@@ -566,13 +612,22 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
     count = workers or os.cpu_count() or 1
     if count < 1:
         raise TrackkitError(f"a sweep needs at least 1 worker, not {count}")
-    cluster = LocalCluster(
-        n_workers=count,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",  # no fixed port: several sweeps may run at once
-        silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
-    )
+    import dask
+
+    # Dask sets MALLOC_TRIM_THRESHOLD_ in its workers to hand memory back early; that also
+    # stops glibc from raising its mmap threshold, and the solver's arrays are then mapped
+    # and unmapped track after track: a tenth of the time in page faults. A profile's
+    # memory is small and bounded, so the workers keep glibc's own behaviour.
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+        cluster = LocalCluster(
+            n_workers=count,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # no fixed port: several sweeps may run at once
+            silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
+        )
     try:
         with Client(cluster) as client:
             yield client
