@@ -27,7 +27,9 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   ``node_report``, each row naming its ``node_noun``, the busiest under ``node_heading``;
 - ``play_batch(prepared, options, seed, batch, races)``: a batch of whole races drawn from
   :func:`batch_stream` ``(seed, batch)``, so the same seed gives the same races anywhere;
-- optional: ``exact_solo`` (an exact solver) and ``design_space`` (legal tracks counted).
+- optional: ``exact_solo`` (an exact solver), ``design_space`` (legal tracks counted) and
+  ``track_space(players, tileset)`` (those tracks ranked, streamed and drawn uniformly);
+  a game without one sets it to None.
 
 A game built from tiles (Yummell) is also a :class:`TileRuleset`: its ``square_schema``
 (the pydantic model a tile file's square fields must satisfy; they become the composed
@@ -223,6 +225,7 @@ class Ruleset(Protocol):
 
     exact_solo: Callable[..., Any] | None
     design_space: Callable[..., Any] | None
+    track_space: Callable[..., Any] | None
 
 
 @runtime_checkable

@@ -140,6 +140,7 @@ class SnowTails:
     node_heading = "Where sleds collide (per race: side, trees, sleds)"
     exact_solo = None
     design_space = None
+    track_space = None
 
     @property
     def max_rounds(self) -> int:
