@@ -60,7 +60,7 @@ class TrackSpace:
         finish = self.tileset.finish
         # the finish goes last, entered from the last path tile's exit (as next_placements)
         self._finish_rotation = {
-            side: orientations(finish, side)[0][0] for side in Side if orientations(finish, side)
+            side: turns[0][0] for side in Side if (turns := orientations(finish, side))
         }
         self._folder = _track_folder(self.tileset)
 
@@ -77,7 +77,7 @@ class TrackSpace:
         rank = self._checked_rank(rank)
         tree = self._tree
         cell, entry, shape = tree.first, tree.first_entry, ()
-        occupied, used = {(0, 0), cell}, set()
+        occupied, used = {(0, 0), cell}, set[int]()
         placements = [self._start]
         skip = rank
         for _ in range(tree.wanted):
@@ -114,7 +114,7 @@ class TrackSpace:
                 f"{expected} (the start, {tree.wanted} path tiles, the finish)"
             )
         cell, entry, shape = tree.first, tree.first_entry, ()
-        occupied, used = {(0, 0), cell}, set()
+        occupied, used = {(0, 0), cell}, set[int]()
         rank = 0
         for index, placement in enumerate(placements[1:-1], start=2):
             for option in tree.options(cell, entry, occupied, used, shape):
