@@ -352,8 +352,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     if args.export:
-        for found in result.best:
-            save_track(space.track(found.rank), Path(args.export) / f"track-{found.rank:07d}.toml")
+        from trackkit.report.generate import write_track_files
+
+        write_track_files(space, [found.rank for found in result.best], args.export)
     _emit(args, result.to_json(), search_text(result))
     return EXIT_OK
 
