@@ -1,4 +1,4 @@
-"""The layout reads as the data flow: board → games → sim → report → CLI and app.
+"""The layout reads as the data flow: board → games → sim → explore → report → CLI and app.
 
 Read from the source (every ``import`` a module makes, at its top or inside a function):
 the shared layers know no game, no game knows the command line or the app, and the
@@ -72,15 +72,32 @@ def test_simulation_knows_the_interface_but_no_game() -> None:
         assert not wrong, f"{module} imports {wrong}"
 
 
+def test_exploring_knows_the_registry_but_no_game() -> None:
+    """``trackkit.explore`` (profiles, sweeps, queries) is a shared layer above the
+    simulation: games only through the registry and the interface."""
+    allowed = ("trackkit.board", "trackkit.errors", "trackkit.games.base", "trackkit.sim")
+    allowed += ("trackkit.explore",)
+    for module, imported in _importing("trackkit.explore").items():
+        wrong = [
+            i
+            for i in imported
+            if not _under(i, *allowed) and i not in ("trackkit.games", "trackkit.games.get_ruleset")
+        ]
+        assert not wrong, f"{module} imports {wrong}"
+
+
 def test_a_game_imports_nothing_above_the_games() -> None:
-    above = ("trackkit.sim", "trackkit.report", "trackkit.render", "trackkit.validate")
+    above = ("trackkit.sim", "trackkit.explore", "trackkit.report", "trackkit.render")
+    above += ("trackkit.validate",)
     above += ("trackkit.design", "trackkit.app", "trackkit.cli")
     for module, imported in _importing("trackkit.games").items():
         wrong = [i for i in imported if _under(i, *above)]
         assert not wrong, f"{module} imports {wrong}"
 
 
-@pytest.mark.parametrize("layer", ["trackkit.games", "trackkit.sim", "trackkit.board"])
+@pytest.mark.parametrize(
+    "layer", ["trackkit.games", "trackkit.sim", "trackkit.board", "trackkit.explore"]
+)
 def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
     for module, imported in _importing(layer).items():
         wrong = [i for i in imported if _under(i, "trackkit.cli", "trackkit.app")]

@@ -277,7 +277,7 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
     )
 
 
-def _progress(args: argparse.Namespace, total: int, unit: str = "race") -> Any:
+def _progress(args: argparse.Namespace, total: int | None, unit: str = "race") -> Any:
     """A progress bar on a terminal (stderr), nothing otherwise."""
     if args.json or not sys.stderr.isatty():
         return None, None
@@ -285,7 +285,8 @@ def _progress(args: argparse.Namespace, total: int, unit: str = "race") -> Any:
 
     bar = tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
 
-    def update(done: int, _total: int) -> None:
+    def update(done: int, total_now: int) -> None:
+        bar.total = total_now
         bar.update(done - bar.n)
 
     return bar, update
@@ -460,6 +461,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from trackkit.report.bench import run_bench
 
+    if args.sweep:
+        from trackkit.report.bench import time_sweep
+        from trackkit.report.sweep import sweep_bench_text
+
+        bench = time_sweep(args.sweep_tracks)
+        _emit(args, bench.to_json(), sweep_bench_text(bench))
+        return EXIT_OK
+
     result = run_bench(
         races=args.races,
         repeats=args.repeat,
@@ -467,6 +476,58 @@ def cmd_bench(args: argparse.Namespace) -> int:
         cold=args.cold,
     )
     _emit(args, result.to_json(), bench_text(result))
+    return EXIT_OK
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from trackkit.explore.sweep import run_sweep, space_of
+    from trackkit.report.sweep import sweep_text
+
+    if args.scheduler is not None and args.workers is not None:
+        raise TrackkitError(
+            "--workers starts a local cluster; the cluster at --scheduler has its own workers"
+        )
+    space = space_of(DEFAULT_GAME, args.players, load_tileset(args.tileset))
+    bar, update = _progress(args, None, unit="track")
+    try:
+        run = run_sweep(
+            space,
+            args.out,
+            races=args.races,
+            seed=args.seed,
+            sample=args.sample,
+            exact=not args.no_exact,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            partition_size=args.partition_size,
+            progress=update,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    _emit(args, run.to_json(), sweep_text(run))
+    return EXIT_OK
+
+
+def cmd_find(args: argparse.Namespace) -> int:
+    from trackkit.explore.find import (
+        TrackQuery,
+        export_tracks,
+        find_tracks,
+        parse_filter,
+        parse_range,
+    )
+    from trackkit.report.sweep import find_text
+
+    filters = [("rounds_mean", parse_range(args.length, "--length"))] if args.length else []
+    filters += [parse_filter(text) for text in args.filter]
+    query = TrackQuery(tuple(filters), sort=args.sort, descending=args.descending, top=args.top)
+    found = find_tracks(args.folder, query)
+    exported = export_tracks(found, args.export) if args.export is not None else None
+    data = found.to_json()
+    if exported is not None:
+        data["exported"] = [str(path) for path in exported]
+    _emit(args, data, find_text(found, exported))
     return EXIT_OK
 
 
@@ -517,6 +578,10 @@ _workers = _bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
 _bench_races = _bounded(1, MAX_BENCH_RACES, "the benchmark runs {low} to {high} races")
 _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {high} times")
 _generate_count = _bounded(1, MAX_GENERATE, "generate draws {low} to {high} tracks")
+_sample = _bounded(1, 10**9, "a sample is {low} to {high} tracks")
+_profile_races = _bounded(2, 1_000_000, "a profile runs {low} to {high} races")
+_partition_size = _bounded(1, 100_000, "a partition holds {low} to {high} tracks")
+_find_top = _bounded(1, 1_000_000, "--top is {low} to {high}")
 
 
 _budget = _bounded(1, 10_000_000, "the budget runs from {low} to {high} profiles")
@@ -677,6 +742,52 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also time the first compile with an empty numba cache (minutes)",
     )
+    p.add_argument(
+        "--sweep",
+        action="store_true",
+        help="time sweeps instead: tracks/s on 1 and 2 local workers, full sweeps extrapolated",
+    )
+    p.add_argument(
+        "--sweep-tracks",
+        type=_bounded(16, 100_000, "the sweep benchmark profiles {low} to {high} tracks"),
+        default=300,
+        help="4-player tracks of each timed sweep (default 300)",
+    )
+    p = command("sweep", cmd_sweep, "profile every legal track (or a sample) into Parquet")
+    p.add_argument("--players", type=_players, required=True)
+    p.add_argument("--sample", type=_sample, metavar="K", help="a uniform sample of K tracks")
+    p.add_argument("--races", type=_profile_races, default=200, help="races per track")
+    p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo length")
+    p.add_argument(
+        "--workers", type=_workers, help="local worker processes (default: one per core)"
+    )
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
+    p.add_argument("--out", required=True, metavar="DIR", help="the sweep's folder")
+    p.add_argument(
+        "--partition-size", type=_partition_size, default=500, help="tracks per Parquet file"
+    )
+    p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
+    p = command("find", cmd_find, "query a sweep: filter, sort, export the best tracks")
+    p.add_argument("folder", metavar="DIR", help="a sweep's folder (trackkit sweep --out)")
+    p.add_argument("--length", metavar="A..B", help="mean rounds from A to B (A.. or ..B)")
+    p.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="KEY=A..B",
+        help="a figure from A to B (repeatable)",
+    )
+    p.add_argument(
+        "--sort",
+        default="balance",
+        help="a figure or balance, drama, length, exact, friction (default balance)",
+    )
+    direction = p.add_mutually_exclusive_group()
+    direction.add_argument("--ascending", dest="descending", action="store_false", default=None)
+    direction.add_argument("--descending", dest="descending", action="store_true", default=None)
+    p.add_argument("--top", type=_find_top, default=10, help="tracks to show (default 10)")
+    p.add_argument("--export", metavar="DIR", help="write the tracks shown as track files")
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")

@@ -15,12 +15,19 @@ on (every character and advantage, in-process, its solution cache emptied before
 run), and the six presets simulated. Figures are medians of several repeats, because the
 machine is shared and noisy; with ``cold=True`` the first compilation is measured too, in
 a subprocess with an empty numba cache (minutes).
+
+The sweep benchmark (:func:`time_sweep`, ``trackkit bench --sweep``) times whole sweeps
+(Dask, profiles, Parquet) of a uniform sample of 4-player tracks on a local cluster of one
+and of two workers, measures the cost of a 5- and an 8-player track the same way, and
+extrapolates the full sweeps of those spaces and the workers an 8-player sweep in one hour
+would need.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -28,6 +35,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from trackkit.games import get_ruleset
@@ -305,3 +313,110 @@ def run_bench(
         compare = time.perf_counter() - start
     cold_seconds = time_cold_compile() if cold else None
     return BenchResult(warmup, results, scaling, exact, compare, cold_seconds)
+
+
+SWEEP_TRACKS = 300
+SWEEP_RACES = 200
+SWEEP_PLAYERS = (4, 5, 8)
+SWEEP_HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class SweepBench:
+    """Sweeps of ``tracks`` sampled 4-player tracks (``races`` races and the exact solver
+    each) on each number of local workers, and the cost of a track for each player count.
+
+    ``seconds``: the sweep itself, after the cluster's start and the workers' warm-up
+    (``overhead_seconds``); ``track_seconds``: seconds of one worker per track, measured
+    on the most workers (so the machine's sharing between them is in it)."""
+
+    tracks: int
+    races: int
+    seconds: dict[int, float]
+    overhead_seconds: dict[int, float]
+    track_seconds: dict[int, float]
+    cost_tracks: int
+    space_sizes: dict[int, int]
+
+    def rate(self, workers: int) -> float:
+        """Tracks per second on ``workers`` workers (4 players)."""
+        return self.tracks / self.seconds[workers]
+
+    @property
+    def factor(self) -> float:
+        return self.rate(max(self.seconds)) / self.rate(min(self.seconds))
+
+    def full_sweep_seconds(self, players: int, workers: int) -> float:
+        """Extrapolated seconds of the full sweep of ``players`` on ``workers`` workers."""
+        return self.space_sizes[players] * self.track_seconds[players] / workers
+
+    def workers_for(self, players: int, seconds: float = SWEEP_HOUR) -> int:
+        """Workers (one core each) a full sweep of ``players`` in ``seconds`` needs."""
+        return math.ceil(self.space_sizes[players] * self.track_seconds[players] / seconds)
+
+    def to_json(self) -> dict[str, Any]:
+        most = max(self.seconds)
+        return {
+            "tracks": self.tracks,
+            "races": self.races,
+            "seconds": {str(w): s for w, s in self.seconds.items()},
+            "overhead_seconds": {str(w): s for w, s in self.overhead_seconds.items()},
+            "tracks_per_second": {str(w): self.rate(w) for w in self.seconds},
+            "factor": self.factor,
+            "cost_tracks": self.cost_tracks,
+            "track_seconds": {str(p): s for p, s in self.track_seconds.items()},
+            "space_sizes": {str(p): n for p, n in self.space_sizes.items()},
+            "full_sweep_seconds": {
+                str(p): self.full_sweep_seconds(p, most) for p in self.space_sizes
+            },
+            "full_sweep_workers": most,
+            "workers_for_an_hour": {str(p): self.workers_for(p) for p in self.space_sizes},
+        }
+
+
+def _timed_sweep(
+    players: int, tracks: int, races: int, workers: int, seed: int
+) -> tuple[float, float]:
+    """Seconds of the sweep itself and of its cluster start and warm-up: a sample of
+    ``tracks`` tracks, in a temporary folder, partitions of a sixteenth of the tracks."""
+    from trackkit.explore.sweep import run_sweep, space_of
+
+    space = space_of("yummell", players)
+    with tempfile.TemporaryDirectory() as folder:
+        run = run_sweep(
+            space,
+            Path(folder) / "sweep",
+            races=races,
+            seed=seed,
+            sample=min(tracks, len(space)),
+            workers=workers,
+            partition_size=max(1, tracks // 16),
+        )
+    return run.sweep_seconds, run.start_seconds + run.warmup_seconds
+
+
+def time_sweep(
+    tracks: int = SWEEP_TRACKS,
+    races: int = SWEEP_RACES,
+    *,
+    workers: tuple[int, ...] = SCALING_WORKERS,
+    players: tuple[int, ...] = SWEEP_PLAYERS,
+    cost_tracks: int | None = None,
+) -> SweepBench:
+    """Time sweeps of ``tracks`` sampled 4-player tracks on each number of ``workers``,
+    and ``cost_tracks`` (default a third of ``tracks``) of each other player count on the
+    most workers; the space sizes for the extrapolations."""
+    from trackkit.explore.sweep import space_of
+
+    seconds, overhead = {}, {}
+    for count in workers:
+        seconds[count], overhead[count] = _timed_sweep(4, tracks, races, count, seed=1)
+    most = max(workers)
+    cost = {4: most * seconds[most] / tracks}
+    cost_tracks = cost_tracks or max(1, tracks // 3)
+    for count in players:
+        if count != 4:
+            spent, _ = _timed_sweep(count, cost_tracks, races, most, seed=1)
+            cost[count] = most * spent / cost_tracks
+    sizes = {count: len(space_of("yummell", count)) for count in players}
+    return SweepBench(tracks, races, seconds, overhead, cost, cost_tracks, sizes)

@@ -1,0 +1,142 @@
+"""``trackkit sweep`` and ``trackkit find`` on the command line: text, JSON, exports and
+one-line errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sweep_spaces import PresetSpace
+
+from trackkit.board.track import load_track
+from trackkit.cli import main
+from trackkit.explore import sweep
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:  # argparse usage errors
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def small_space(monkeypatch: pytest.MonkeyPatch) -> PresetSpace:
+    """The game's space replaced by 14 preset tracks."""
+    space = PresetSpace(size=14)
+    monkeypatch.setattr(sweep, "space_of", lambda game, players, tileset=None: space)
+    return space
+
+
+SWEEP = ("sweep", "--players", "4", "--races", "20", "--workers", "1", "--partition-size", "5")
+
+
+def test_sweep_then_find(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, small_space: PresetSpace
+) -> None:
+    folder = tmp_path / "s"
+    code, out, err = run(capsys, *SWEEP, "--out", str(folder))
+    assert code == 0, err
+    assert "every track of 14, 20 races each, exact solo length" in out
+    assert "14 of 14 tracks in 3 of 3 partitions: complete" in out
+    code, out, _ = run(capsys, *SWEEP, "--out", str(folder), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["resumed"] and data["tracks_profiled"] == 0 and data["complete"]
+
+    code, out, _ = run(capsys, "find", str(folder), "--sort", "drama", "--top", "4")
+    assert code == 0
+    assert "14 tracks match; 4 shown, highest lead_changes first" in out
+    assert out.splitlines()[3].split()[:4] == ["rank", "rounds", "exact", "balance"]
+    assert len(out.splitlines()) == 4 + 4
+
+    code, out, _ = run(
+        capsys, "find", str(folder), "--length", "..13", "--filter", "squares=40..",
+        "--sort", "length", "--descending", "--json", "--export", str(tmp_path / "best"),
+    )  # fmt: skip
+    data = json.loads(out)
+    rows = data["rows"]
+    assert code == 0 and rows and data["sort"] == "rounds_mean" and data["descending"]
+    assert all(r["rounds_mean"] <= 13 and r["squares"] >= 40 for r in rows)
+    assert [r["rounds_mean"] for r in rows] == sorted(
+        (r["rounds_mean"] for r in rows), reverse=True
+    )
+    assert data["filters"] == {"rounds_mean": "..13", "squares": "40.."}
+    for path, row in zip(data["exported"], rows, strict=True):
+        assert load_track(path).placements == small_space.track(row["rank"]).placements
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("find", "{folder}", "--length", "9..5"), "--length is A..B, A.. or ..B"),
+        (("find", "{folder}", "--length", "short"), "--length is A..B"),
+        (("find", "{folder}", "--sort", "speed"), "'speed' is not a figure of this sweep"),
+        (("find", "{folder}", "--filter", "balance"), "a filter is KEY=A..B"),
+        (("find", "{folder}", "--top", "0"), "--top is 1 to"),
+        (("find", "{folder}/nowhere"), "is not a folder"),
+        (
+            (*SWEEP, "--races", "30", "--out", "{folder}"),
+            "different sweep (there vs asked: races 20 vs 30)",
+        ),
+        (
+            (*SWEEP, "--out", "{folder}", "--scheduler", "tcp://127.0.0.1:1"),
+            "--workers starts a local cluster",
+        ),
+        (
+            ("sweep", "--players", "4", "--sample", "15", "--out", "{folder}2"),
+            "a sample is 1 to 14 tracks",
+        ),
+        (
+            ("sweep", "--players", "9", "--out", "{folder}2"),
+            "the building rule is for 2 to 8 players",
+        ),
+    ],
+)
+def test_refusals_are_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    small_space: PresetSpace,
+    argv: tuple[str, ...],
+    message: str,
+    dask_client: Any,
+) -> None:
+    folder = tmp_path / "s"
+    sweep.run_sweep(small_space, folder, races=20, partition_size=5, client=dask_client)
+    code, out, err = run(capsys, *(a.format(folder=folder) for a in argv))
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+BROKEN_SWEEP = """
+import sys
+from sweep_spaces import BrokenSpace
+from trackkit.cli import main
+from trackkit.explore import sweep
+sweep.space_of = lambda game, players, tileset=None: BrokenSpace(7, size=12)
+sys.exit(main(["sweep", "--players", "4", "--races", "20", "--partition-size", "5",
+               "--workers", "2", "--out", sys.argv[1]]))
+"""
+
+
+def test_a_track_failing_on_a_worker_is_one_line_on_stderr(tmp_path: Path) -> None:
+    """Not a Dask log or traceback from the worker processes: the track, in one line."""
+    here = Path(__file__).resolve().parent
+    result = subprocess.run(
+        [sys.executable, "-c", BROKEN_SWEEP, str(tmp_path / "s")],
+        cwd=here.parents[1],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(here.parents[1]), str(here)])},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("trackkit: error: partition 1 (ranks 5-9), track rank 7: ")
+    assert "no tile 99" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

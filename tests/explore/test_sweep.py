@@ -1,0 +1,323 @@
+"""Sweeps: the same table whatever the partitioning, the workers or the cluster; killed
+sweeps resume to every track exactly once; a folder holding another sweep is refused; the
+space is streamed a partition at a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from sweep_spaces import BrokenSpace, PresetSpace
+
+from trackkit.errors import TrackkitError
+from trackkit.explore.profile import FIGURE_KEYS
+from trackkit.explore.sweep import (
+    MANIFEST,
+    partition_file,
+    partitions,
+    plan_sweep,
+    prepare_folder,
+    read_sweep,
+    run_sweep,
+    sweep_status,
+    track_seed,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+RACES = 20
+
+
+def _env() -> dict[str, str]:
+    """Subprocesses import this worktree's trackkit and the test spaces."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+
+
+def _table(folder: Path) -> pa.Table:
+    swept = read_sweep(folder)
+    assert swept.complete
+    return swept.table
+
+
+def test_a_tracks_seed_comes_from_the_sweeps_seed_and_its_rank() -> None:
+    assert track_seed(3, 10) == track_seed(3, 10)
+    assert len({track_seed(3, r) for r in range(100)}) == 100
+    assert track_seed(3, 10) != track_seed(4, 10)
+    assert all(0 <= track_seed(2**64 - 1, r) < 2**63 for r in range(10))
+
+
+def test_partitions_cover_every_rank_once_and_are_made_lazily() -> None:
+    plan = plan_sweep(PresetSpace(size=40), partition_size=7)
+    ranks = [r for p in partitions(plan) for r in range(p.start, p.stop)]
+    assert ranks == list(range(40)) and plan.partitions == 6
+    sampled = plan_sweep(PresetSpace(size=40), sample=10, partition_size=4)
+    parts = list(partitions(sampled, list(range(0, 40, 4))))
+    assert [p.ranks for p in parts] == [(0, 4, 8, 12), (16, 20, 24, 28), (32, 36)]
+    # a space of a trillion tracks: the first partitions come at once
+    huge = plan_sweep(PresetSpace(size=10**12), partition_size=500)
+    first = list(islice(partitions(huge), 2))
+    assert [(p.start, p.stop) for p in first] == [(0, 500), (500, 1000)]
+
+
+def test_the_same_table_whatever_the_partitioning_and_the_workers(
+    tmp_path: Path, dask_client: Any
+) -> None:
+    space = PresetSpace(size=40)
+    one = run_sweep(space, tmp_path / "a", races=RACES, seed=5, partition_size=7, workers=1)
+    two = run_sweep(
+        space, tmp_path / "b", races=RACES, seed=5, partition_size=13, client=dask_client
+    )
+    assert (one.workers, two.workers) == (1, 2)
+    assert one.status.partitions == 6 and two.status.partitions == 4
+    a, b = _table(tmp_path / "a"), _table(tmp_path / "b")
+    assert a.equals(b)
+    assert a["rank"].to_pylist() == list(range(40))
+    assert a.column_names[:5] == ["rank", "players", "name", "seed", "placements"]
+    assert set(FIGURE_KEYS) <= set(a.column_names)
+    assert all(a.schema.field(k).type == pa.float64() for k in FIGURE_KEYS)
+    # each rank has its own races: the same preset at ranks 0 and 6 gives other figures
+    rows = a.to_pylist()
+    assert rows[0]["placements"] == rows[6]["placements"]
+    assert rows[0]["rounds_mean"] != rows[6]["rounds_mean"]
+    assert rows[0]["seed"] == track_seed(5, 0)
+
+
+def test_a_sample_is_the_same_whatever_the_partitioning(tmp_path: Path, dask_client: Any) -> None:
+    space = PresetSpace(size=40)
+    for name, size in (("a", 4), ("b", 12)):
+        run_sweep(
+            space, tmp_path / name, races=RACES, sample=12, partition_size=size, client=dask_client
+        )
+    a, b = _table(tmp_path / "a"), _table(tmp_path / "b")
+    assert a.equals(b)
+    assert a["rank"].to_pylist() == space.sample_ranks(12, 0, distinct=True)
+
+
+def test_the_space_is_streamed_a_partition_at_a_time(tmp_path: Path, dask_client: Any) -> None:
+    """The space refuses to give more than a partition's tracks in one call."""
+    space = PresetSpace(size=30, widest=8)
+    with pytest.raises(AssertionError):
+        list(space.tracks(0, 9))
+    run = run_sweep(space, tmp_path / "s", races=RACES, partition_size=8, client=dask_client)
+    assert run.status.complete and run.tracks_profiled == 30
+
+
+def test_progress_counts_tracks_up_to_the_total(tmp_path: Path, dask_client: Any) -> None:
+    seen: list[tuple[int, int]] = []
+    run_sweep(
+        PresetSpace(size=12),
+        tmp_path / "s",
+        races=RACES,
+        partition_size=5,
+        client=dask_client,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert seen[0] == (0, 12) and seen[-1] == (12, 12)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_no_exact_leaves_the_exact_length_empty(tmp_path: Path, dask_client: Any) -> None:
+    run_sweep(PresetSpace(size=6), tmp_path / "s", races=RACES, exact=False, client=dask_client)
+    table = _table(tmp_path / "s")
+    assert table["exact_rounds"].null_count == 6
+    assert table["rounds_mean"].null_count == 0
+
+
+def test_a_different_sweep_in_the_folder_is_refused_and_left_alone(tmp_path: Path) -> None:
+    space = PresetSpace(size=40)
+    folder = tmp_path / "s"
+    assert prepare_folder(folder, plan_sweep(space, races=20)) is False
+    manifest = (folder / MANIFEST).read_text()
+    assert prepare_folder(folder, plan_sweep(space, races=20)) is True  # the same: resumed
+    with pytest.raises(TrackkitError, match=r"different sweep.*races 20 vs 30"):
+        prepare_folder(folder, plan_sweep(space, races=30))
+    with pytest.raises(TrackkitError, match=r"seed 0 vs 1.*sample None vs 5"):
+        prepare_folder(folder, plan_sweep(space, races=20, seed=1, sample=5))
+    with pytest.raises(TrackkitError, match="partition_size 500 vs 7"):
+        prepare_folder(folder, plan_sweep(space, races=20, partition_size=7))
+    assert (folder / MANIFEST).read_text() == manifest
+
+
+def test_a_folder_of_other_files_is_refused_untouched(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(TrackkitError, match="holds files but no sweep.json"):
+        prepare_folder(tmp_path, plan_sweep(PresetSpace()))
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    with pytest.raises(TrackkitError, match="is a file"):
+        prepare_folder(tmp_path / "notes.txt", plan_sweep(PresetSpace()))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"sample": 41}, "a sample is 1 to 40 tracks"),
+        ({"races": 1}, "at least 2 races"),
+        ({"partition_size": 0}, "at least 1 track"),
+    ],
+)
+def test_impossible_sweeps_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(TrackkitError, match=message):
+        plan_sweep(PresetSpace(size=40), **options)
+
+
+def test_a_track_that_cannot_be_profiled_is_named(tmp_path: Path, dask_client: Any) -> None:
+    space = BrokenSpace(7, size=12)
+    with pytest.raises(TrackkitError, match=r"^partition 1 \(ranks 5-9\), track rank 7: ") as info:
+        run_sweep(space, tmp_path / "s", races=RACES, partition_size=5, client=dask_client)
+    assert "Traceback" not in str(info.value)
+    # the partitions that did finish are kept; the broken one is not written
+    assert not (tmp_path / "s" / partition_file(1)).exists()
+
+
+def test_read_sweep_says_how_complete_a_sweep_is(tmp_path: Path, dask_client: Any) -> None:
+    folder = tmp_path / "s"
+    run_sweep(PresetSpace(size=12), folder, races=RACES, partition_size=5, client=dask_client)
+    (folder / partition_file(1)).unlink()
+    swept = read_sweep(folder, columns=["balance"])
+    assert not swept.complete
+    assert (swept.status.partitions_done, swept.status.partitions) == (2, 3)
+    assert swept.status.tracks_done == 7
+    assert swept.table.column_names == ["rank", "balance"]
+    assert swept.table["rank"].to_pylist() == [0, 1, 2, 3, 4, 10, 11]
+    assert len(swept.to_pandas()) == 7
+    with pytest.raises(TrackkitError, match="holds no sweep"):
+        read_sweep(tmp_path)
+
+
+KILLED_SWEEP = """
+import sys
+from sweep_spaces import PresetSpace
+from trackkit.explore.sweep import run_sweep
+run_sweep(PresetSpace(size=60, delay=0.1), sys.argv[1], races=20, workers=2, partition_size=5)
+"""
+
+
+def test_a_killed_sweep_resumes_with_every_track_exactly_once(
+    tmp_path: Path, dask_client: Any
+) -> None:
+    folder = tmp_path / "killed"
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILLED_SWEEP, str(folder)],
+        cwd=ROOT,
+        env=_env(),
+        start_new_session=True,  # its own group: the sweep and its workers die together
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while not list(folder.glob("part-*.parquet")):
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "no partition written in 3 minutes"
+            time.sleep(0.02)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    before = sweep_status(folder)
+    assert 1 <= before.partitions_done < before.partitions
+    (folder / f".{partition_file(11)}.12345.tmp").write_bytes(b"half a file")
+    run = run_sweep(PresetSpace(size=60), folder, races=20, partition_size=5, client=dask_client)
+    assert run.resumed and run.tracks_profiled == 60 - before.tracks_done
+    resumed = _table(folder)
+    assert sorted(resumed["rank"].to_pylist()) == list(range(60))
+    assert not list(folder.glob(".*.tmp"))
+    whole = tmp_path / "whole"
+    run_sweep(PresetSpace(size=60), whole, races=20, partition_size=5, client=dask_client)
+    assert resumed.equals(_table(whole))
+
+
+@pytest.fixture
+def external_cluster(tmp_path: Path) -> Iterator[str]:
+    """A ``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1; its address."""
+    scheduler_file = tmp_path / "scheduler.json"
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(*argv: str, log: str) -> None:
+        with open(tmp_path / log, "wb") as output:
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", *argv],
+                    cwd=ROOT,
+                    env=_env(),
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+
+    try:
+        start(
+            "distributed.cli.dask_scheduler",
+            "--host=127.0.0.1",
+            "--port=0",
+            "--no-dashboard",
+            "--dashboard-address=:0",
+            f"--scheduler-file={scheduler_file}",
+            log="scheduler.log",
+        )
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
+            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for n in range(2):
+            start(
+                "distributed.cli.dask_worker",
+                address,
+                "--nworkers=1",
+                "--nthreads=1",
+                "--host=127.0.0.1",
+                "--no-dashboard",
+                log=f"worker-{n}.log",
+            )
+        yield address
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def test_an_external_cluster_gives_the_same_table(
+    tmp_path: Path, dask_client: Any, external_cluster: str
+) -> None:
+    space = PresetSpace(size=24)
+    folder = tmp_path / "remote"
+    # the workers join in their own time: wait for both before counting them
+    from distributed import Client
+
+    with Client(external_cluster, timeout="30s") as client:
+        client.wait_for_workers(2, timeout=120)
+    run = run_sweep(space, folder, races=RACES, partition_size=5, scheduler=external_cluster)
+    assert run.workers == 2 and run.status.complete
+    run_sweep(space, tmp_path / "local", races=RACES, partition_size=9, client=dask_client)
+    assert _table(folder).equals(_table(tmp_path / "local"))
+
+
+def test_an_unreachable_scheduler_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from trackkit.explore import sweep
+
+    monkeypatch.setattr(sweep, "CONNECT_SECONDS", 2)
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(TrackkitError, match="cannot reach the Dask scheduler at tcp://127"):
+        run_sweep(PresetSpace(size=6), tmp_path / "s", scheduler=f"tcp://127.0.0.1:{port}")

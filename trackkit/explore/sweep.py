@@ -1,0 +1,742 @@
+"""Sweeping a design space: every legal track (or a uniform sample) profiled on a Dask
+cluster, the results in partitioned Parquet, one row per track.
+
+A sweep is what its manifest ``DIR/sweep.json`` records (:class:`SweepPlan`): the game,
+the players, the tile set, the races and seed of each profile, the sample (or every track)
+and whether the exact solver runs. Its tracks, in rank order (or the sorted sample), are
+cut into partitions of ``partition_size`` consecutive tracks; partition ``i`` becomes
+``DIR/part-{i:06d}.parquet``, written under a temporary name and renamed into place, so a
+sweep that is killed leaves only whole partitions, and starting it again profiles only
+the partitions missing. Each track's seed comes from the sweep's seed and the track's rank
+alone (:func:`track_seed`), so the table is the same whatever the partitioning, the
+number of workers or the cluster.
+
+Memory stays flat however large the space: partitions are described lazily, at most a few
+per worker are in flight, and each worker streams its partition's tracks from the space.
+
+>>> track_seed(0, 5) == track_seed(0, 5) != track_seed(0, 6)
+True
+>>> partition_file(12)
+'part-000012.parquet'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, fields
+from importlib import metadata
+from itertools import islice
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from trackkit.errors import TrackkitError, shown
+from trackkit.explore.profile import FIGURE_KEYS, profile_track
+
+MANIFEST = "sweep.json"
+MANIFEST_FORMAT = 1
+PARTITION_SIZE = 500
+IN_FLIGHT_PER_WORKER = 3  # partitions queued per worker: enough to keep each one busy
+CONNECT_SECONDS = 20  # how long to try to reach a scheduler
+PART_NAME = re.compile(r"part-([0-9]{6,})\.parquet")
+SEED_MASK = 2**63 - 1  # a track's seed fits Parquet's int64
+Progress = Callable[[int, int], None]
+
+
+class TrackSpace(Protocol):
+    """Every legal track of a game for a number of players, ranked ``0 .. len - 1`` in one
+    canonical order (the game's ruleset gives it: ``ruleset.track_space(players, tileset)``)."""
+
+    players: int
+    tileset: Any
+
+    def __len__(self) -> int: ...
+
+    def track(self, rank: int) -> Any: ...
+
+    def tracks(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, Any]]: ...
+
+    def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]: ...
+
+
+def space_of(game: str, players: int, tileset: Any = None) -> TrackSpace:
+    """Every legal track of ``game`` for ``players`` with ``tileset`` (None: the game's
+    own), from the game's ruleset; a clear error for a game that has no such space."""
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    ruleset = get_ruleset(game)
+    make = getattr(ruleset, "track_space", None)
+    if tileset is None and hasattr(ruleset, "default_tileset"):
+        tileset = ruleset.default_tileset()
+    space = make(players, tileset) if make is not None else None
+    if space is None:
+        raise TrackkitError(
+            f"{ruleset.title} has no space of legal tracks to sweep (its ruleset gives no "
+            "track_space)"
+        )
+    return space
+
+
+def track_seed(seed: int, rank: int) -> int:
+    """The seed of the profile of the track ranked ``rank`` in a sweep seeded ``seed``:
+    from these two numbers only, so any partitioning or worker gives the same races."""
+    state = np.random.SeedSequence([seed, rank]).generate_state(1, dtype=np.uint64)
+    return int(state[0]) & SEED_MASK
+
+
+def partition_file(index: int) -> str:
+    """The name of partition ``index``'s Parquet file in a sweep's folder."""
+    return f"part-{index:06d}.parquet"
+
+
+def trackkit_version() -> str:
+    try:
+        return metadata.version("trackkit")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def tileset_fingerprint(tileset: Any) -> str:
+    """A short hash of a tile set's tiles: two folders with the same tiles give the same
+    fingerprint, so a sweep resumes wherever the set lies on disk."""
+    text = repr((tileset.grid, [(number, tileset[number]) for number in tileset]))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """What a sweep is, as its manifest records it; two runs into one folder must agree on
+    every field (the number of workers and the cluster are not part of it)."""
+
+    game: str
+    players: int
+    tileset: str
+    tileset_fingerprint: str
+    tileset_folder: str | None  # None: the game's own tile set
+    space_size: int
+    races: int
+    seed: int
+    sample: int | None  # None: every track of the space
+    exact: bool
+    partition_size: int
+    trackkit: str
+
+    @property
+    def tracks(self) -> int:
+        """Tracks the sweep profiles."""
+        return self.space_size if self.sample is None else self.sample
+
+    @property
+    def partitions(self) -> int:
+        return math.ceil(self.tracks / self.partition_size)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": MANIFEST_FORMAT, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], source: str) -> SweepPlan:
+        names = {f.name for f in fields(cls)}
+        if data.get("format") != MANIFEST_FORMAT or not names <= set(data):
+            raise TrackkitError(
+                f"{shown(source)} is not a trackkit sweep manifest (format "
+                f"{MANIFEST_FORMAT}); was it written by another version?"
+            )
+        return cls(**{name: data[name] for name in names})
+
+    def differences(self, other: SweepPlan) -> list[str]:
+        """What differs between this plan and ``other``, one ``field: mine vs theirs`` each."""
+        return [
+            f"{f.name} {getattr(self, f.name)!r} vs {getattr(other, f.name)!r}"
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(other, f.name)
+        ]
+
+
+def plan_sweep(
+    space: TrackSpace,
+    *,
+    races: int = 200,
+    seed: int = 0,
+    sample: int | None = None,
+    exact: bool = True,
+    partition_size: int = PARTITION_SIZE,
+) -> SweepPlan:
+    """The plan of a sweep of ``space``, its options checked."""
+    size = len(space)
+    if races < 2:
+        raise TrackkitError(f"a profile needs at least 2 races, not {races}")
+    if seed < 0:
+        raise TrackkitError(f"the seed is a whole number of 0 or more, not {seed}")
+    if partition_size < 1:
+        raise TrackkitError(f"a partition holds at least 1 track, not {partition_size}")
+    if size == 0:
+        raise TrackkitError(f"there is no legal track for {space.players} players to sweep")
+    if sample is not None and not 1 <= sample <= size:
+        raise TrackkitError(
+            f"a sample is 1 to {size:,} tracks (the {space.players}-player space), not "
+            f"{sample:,}; leave out --sample to sweep every track"
+        )
+    tileset = space.tileset
+    game = getattr(tileset, "game", "yummell")
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    ruleset = get_ruleset(game)
+    own = getattr(ruleset, "default_tileset", None)
+    bundled = own is not None and tileset_fingerprint(own()) == tileset_fingerprint(tileset)
+    return SweepPlan(
+        game=game,
+        players=space.players,
+        tileset=tileset.name,
+        tileset_fingerprint=tileset_fingerprint(tileset),
+        tileset_folder=None if bundled else str(Path(tileset.folder).resolve()),
+        space_size=size,
+        races=races,
+        seed=seed,
+        sample=sample,
+        exact=exact,
+        partition_size=partition_size,
+        trackkit=trackkit_version(),
+    )
+
+
+@dataclass(frozen=True)
+class Partition:
+    """Partition ``index`` of a sweep: the ranks ``start .. stop - 1`` of the space, or
+    (a sample) the listed ``ranks``."""
+
+    index: int
+    start: int
+    stop: int
+    ranks: tuple[int, ...] | None = None
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start if self.ranks is None else len(self.ranks)
+
+    def describe(self) -> str:
+        if self.ranks is None:
+            return f"partition {self.index} (ranks {self.start}-{self.stop - 1})"
+        return f"partition {self.index} ({len(self.ranks)} sampled ranks from {self.ranks[0]})"
+
+
+def partitions(plan: SweepPlan, sampled: Sequence[int] | None = None) -> Iterator[Partition]:
+    """The sweep's partitions, lazily, in order: consecutive ranks of the space, or of
+    ``sampled`` (the sorted sample) for a sampled sweep."""
+    size = plan.partition_size
+    for index in range(plan.partitions):
+        first = index * size
+        if sampled is None:
+            yield Partition(index, first, min(first + size, plan.space_size))
+        else:
+            ranks = tuple(int(r) for r in sampled[first : first + size])
+            yield Partition(index, ranks[0], ranks[-1] + 1, ranks)
+
+
+def sample_of(space: TrackSpace, plan: SweepPlan) -> np.ndarray | None:
+    """The sorted ranks of a sampled sweep (None for a sweep of every track)."""
+    if plan.sample is None:
+        return None
+    ranks = np.unique(np.asarray(space.sample_ranks(plan.sample, plan.seed, distinct=True)))
+    if ranks.shape[0] != plan.sample or ranks[0] < 0 or ranks[-1] >= plan.space_size:
+        raise TrackkitError(
+            f"the space gave {ranks.shape[0]:,} distinct ranks for a sample of {plan.sample:,}"
+        )
+    return ranks
+
+
+# --- on a worker ------------------------------------------------------------------------
+
+
+class SweepTrackError(TrackkitError):
+    """A track of a sweep could not be profiled (which partition, which rank, why)."""
+
+
+def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) -> pa.Table:
+    """Profile the tracks of ``partition`` (on a worker): one row per track, in rank order."""
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    options = get_ruleset(plan.game).options(players=plan.players)
+    if partition.ranks is None:
+        tracks = space.tracks(partition.start, partition.stop)
+    else:
+        tracks = ((rank, space.track(rank)) for rank in partition.ranks)
+    rows: list[tuple[int, Any, dict[str, float], int]] = []
+    rank = partition.start
+    try:
+        for rank, track in tracks:
+            seed = track_seed(plan.seed, rank)
+            profile = profile_track(
+                track,
+                players=plan.players,
+                races=plan.races,
+                seed=seed,
+                exact=plan.exact,
+                options=options,
+            )
+            rows.append((rank, track, profile.values, seed))
+    except TrackkitError as error:
+        raise SweepTrackError(f"{partition.describe()}, track rank {rank}: {error}") from None
+    except Exception as error:
+        raise SweepTrackError(
+            f"{partition.describe()}, track rank {rank}: {type(error).__name__}: {error}"
+        ) from None
+    if len(rows) != partition.size:
+        raise SweepTrackError(
+            f"{partition.describe()}: the space gave {len(rows)} tracks, not {partition.size}"
+        )
+    return rows_table(plan, rows)
+
+
+def figure_columns(values: dict[str, float]) -> list[str]:
+    """The figure columns of a table, in order: :data:`FIGURES`, then the game's own
+    figures (terrain shares…) by name."""
+    return [*FIGURE_KEYS, *sorted(set(values) - set(FIGURE_KEYS))]
+
+
+def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int]]) -> pa.Table:
+    """The Parquet table of profiled tracks: ``rank``, ``players``, ``name``, ``seed``
+    (of the track's profile), ``placements`` (the track file's list, as JSON) and one
+    float64 column per figure (null where it was not measured, e.g. ``--no-exact``)."""
+    columns = figure_columns(rows[0][2]) if rows else list(FIGURE_KEYS)
+    data: dict[str, pa.Array] = {
+        "rank": pa.array([r[0] for r in rows], pa.int64()),
+        "players": pa.array([plan.players] * len(rows), pa.int64()),
+        "name": pa.array([r[1].name for r in rows], pa.string()),
+        "seed": pa.array([r[3] for r in rows], pa.int64()),
+        "placements": pa.array(
+            [json.dumps(r[1].to_dict()["placements"], separators=(",", ":")) for r in rows],
+            pa.string(),
+        ),
+    }
+    for key in columns:
+        values = [r[2].get(key, math.nan) for r in rows]
+        data[key] = pa.array([None if math.isnan(v) else float(v) for v in values], pa.float64())
+    return pa.table(data)
+
+
+def warm_worker(track: Any, players: int, exact: bool) -> float:
+    """Compile (or load from numba's cache) what a profile runs, on one worker; seconds."""
+    start = time.perf_counter()
+    profile_track(track, players=players, races=2, seed=0, exact=exact)
+    return time.perf_counter() - start
+
+
+# --- the folder -------------------------------------------------------------------------
+
+
+def read_manifest(folder: str | Path) -> SweepPlan | None:
+    """The plan in ``folder``'s manifest, or None when it holds none."""
+    path = Path(folder) / MANIFEST
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise TrackkitError(f"{shown(path)} cannot be read: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TrackkitError(f"{shown(path)} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise TrackkitError(f"{shown(path)} is not a trackkit sweep manifest")
+    return SweepPlan.from_json(data, str(path))
+
+
+def prepare_folder(folder: str | Path, plan: SweepPlan) -> bool:
+    """Make ``folder`` ready for ``plan``: a new or empty folder gets the manifest, a
+    folder with the same plan is resumed (True), anything else is refused untouched."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise TrackkitError(f"{shown(path)} is a file, not a folder for a sweep")
+    existing = read_manifest(path) if path.is_dir() else None
+    if existing is not None:
+        differences = existing.differences(plan)
+        if differences:
+            raise TrackkitError(
+                f"{shown(path)} holds a different sweep (there vs asked: "
+                f"{'; '.join(differences)}): choose another folder, or ask for the same "
+                "sweep to resume it"
+            )
+        _remove_temporaries(path)
+        return True
+    if path.is_dir() and any(path.iterdir()):
+        raise TrackkitError(
+            f"{shown(path)} holds files but no {MANIFEST}: a sweep goes into a new or empty folder"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path / MANIFEST, json.dumps(plan.to_json(), indent=2).encode())
+    except OSError as error:
+        raise TrackkitError(f"{shown(path)}: cannot write the sweep there: {error}") from None
+    return False
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _remove_temporaries(folder: Path) -> None:
+    """Remove the half-written partitions a killed sweep left (its own files only)."""
+    for leftover in folder.glob(".part-*.parquet.*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    temporary = _temporary(path)
+    with open(temporary, "wb") as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(temporary, path)
+
+
+def write_partition(folder: Path, index: int, table: pa.Table) -> Path:
+    """Write partition ``index`` whole or not at all (a temporary file renamed into place)."""
+    path = folder / partition_file(index)
+    temporary = _temporary(path)
+    try:
+        pq.write_table(table, temporary)
+        with open(temporary, "rb") as file:
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise TrackkitError(f"{shown(path)} cannot be written: {error}") from None
+    return path
+
+
+def finished_partitions(folder: str | Path) -> set[int]:
+    """The indexes of the partitions written whole in ``folder``."""
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return set()
+    return {int(m.group(1)) for m in map(PART_NAME.fullmatch, names) if m}
+
+
+@dataclass(frozen=True)
+class SweepStatus:
+    """How far the sweep in a folder is: partitions and tracks done, of all."""
+
+    plan: SweepPlan
+    partitions_done: int
+    tracks_done: int
+
+    @property
+    def partitions(self) -> int:
+        return self.plan.partitions
+
+    @property
+    def tracks(self) -> int:
+        return self.plan.tracks
+
+    @property
+    def complete(self) -> bool:
+        return self.partitions_done == self.partitions
+
+
+def sweep_status(folder: str | Path) -> SweepStatus:
+    """The progress of the sweep in ``folder`` (a clear error if it holds none)."""
+    plan = _plan_in(folder)
+    done = {i for i in finished_partitions(folder) if i < plan.partitions}
+    size = plan.partition_size
+    last = plan.partitions - 1
+    tracks = sum(size if i < last else plan.tracks - last * size for i in done)
+    return SweepStatus(plan, len(done), tracks)
+
+
+def _plan_in(folder: str | Path) -> SweepPlan:
+    if not Path(folder).is_dir():
+        raise TrackkitError(f"{shown(folder)} is not a folder: there is no sweep there")
+    plan = read_manifest(folder)
+    if plan is None:
+        raise TrackkitError(
+            f"{shown(folder)} holds no sweep (no {MANIFEST}): run `trackkit sweep --out` first"
+        )
+    return plan
+
+
+def partition_paths(folder: str | Path) -> list[Path]:
+    """The finished partitions' files, in partition order."""
+    return [Path(folder) / partition_file(i) for i in sorted(finished_partitions(folder))]
+
+
+@dataclass(frozen=True)
+class SweepTable:
+    """The rows of a sweep's finished partitions (sorted by rank) and its status."""
+
+    status: SweepStatus
+    table: pa.Table
+
+    @property
+    def complete(self) -> bool:
+        return self.status.complete
+
+    def to_pandas(self) -> Any:
+        return self.table.to_pandas()
+
+
+def read_sweep(folder: str | Path, columns: Sequence[str] | None = None) -> SweepTable:
+    """Every finished row of the sweep in ``folder`` (or only ``columns``), sorted by rank,
+    with how complete the sweep is."""
+    status = sweep_status(folder)
+    paths = partition_paths(folder)
+    if not paths:
+        return SweepTable(status, pa.table({"rank": pa.array([], pa.int64())}))
+    wanted = list(columns) if columns is not None else None
+    if wanted is not None and "rank" not in wanted:
+        wanted.insert(0, "rank")
+    table = pa.concat_tables(pq.read_table(p, columns=wanted) for p in paths)
+    return SweepTable(status, table.sort_by("rank"))
+
+
+# --- running ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """What one run of a sweep did: tracks profiled now (the rest were done before), the
+    workers, and the seconds spent starting the cluster, warming the workers and sweeping."""
+
+    folder: str
+    plan: SweepPlan
+    resumed: bool
+    workers: int
+    tracks_profiled: int
+    partitions_written: int
+    status: SweepStatus
+    start_seconds: float
+    warmup_seconds: float
+    sweep_seconds: float
+
+    @property
+    def tracks_per_second(self) -> float:
+        return self.tracks_profiled / self.sweep_seconds if self.sweep_seconds else math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "folder": self.folder,
+            "sweep": self.plan.to_json(),
+            "resumed": self.resumed,
+            "workers": self.workers,
+            "tracks_profiled": self.tracks_profiled,
+            "partitions_written": self.partitions_written,
+            "tracks_done": self.status.tracks_done,
+            "partitions_done": self.status.partitions_done,
+            "partitions": self.status.partitions,
+            "complete": self.status.complete,
+            "start_seconds": self.start_seconds,
+            "warmup_seconds": self.warmup_seconds,
+            "sweep_seconds": self.sweep_seconds,
+            "tracks_per_second": self.tracks_per_second,
+        }
+
+
+@contextlib.contextmanager
+def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Any]:
+    """A ``distributed.Client``: on the cluster at ``scheduler`` (``tcp://HOST:PORT``), or
+    on a local cluster of ``workers`` single-threaded processes (None: one per core)."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
+        except (OSError, TimeoutError, ValueError) as error:
+            raise TrackkitError(
+                f"cannot reach the Dask scheduler at {shown(scheduler)}: {error}"
+            ) from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    count = workers or os.cpu_count() or 1
+    if count < 1:
+        raise TrackkitError(f"a sweep needs at least 1 worker, not {count}")
+    cluster = LocalCluster(
+        n_workers=count,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",  # no fixed port: several sweeps may run at once
+        silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
+    )
+    try:
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+def run_sweep(
+    space: TrackSpace,
+    folder: str | Path,
+    *,
+    races: int = 200,
+    seed: int = 0,
+    sample: int | None = None,
+    exact: bool = True,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    partition_size: int = PARTITION_SIZE,
+    progress: Progress | None = None,
+    client: Any = None,
+) -> SweepRun:
+    """Profile every track of ``space`` (or a uniform sample of ``sample``) into
+    ``folder``, resuming a sweep there with the same plan.
+
+    Runs on a local Dask cluster of ``workers`` processes (None: one per core), on the
+    cluster at ``scheduler``, or through ``client``. ``progress(done, total)`` counts
+    tracks as partitions are written.
+    """
+    plan = plan_sweep(
+        space, races=races, seed=seed, sample=sample, exact=exact, partition_size=partition_size
+    )
+    folder = Path(folder)
+    started = time.perf_counter()
+    resumed = prepare_folder(folder, plan)
+    if client is not None:
+        return _sweep_with(client, space, folder, plan, resumed, progress, started)
+    with dask_client(workers, scheduler) as own:
+        return _sweep_with(own, space, folder, plan, resumed, progress, started)
+
+
+def _sweep_with(
+    client: Any,
+    space: TrackSpace,
+    folder: Path,
+    plan: SweepPlan,
+    resumed: bool,
+    progress: Progress | None,
+    started: float,
+) -> SweepRun:
+    try:
+        client.wait_for_workers(1, timeout=60)
+    except TimeoutError:
+        raise TrackkitError("the Dask cluster has no worker (waited 60 s)") from None
+    workers = max(1, sum(client.nthreads().values()))  # single-threaded workers: one each
+    start_seconds = time.perf_counter() - started
+    done = {i for i in finished_partitions(folder) if i < plan.partitions}
+    todo = (p for p in partitions(plan, sample_of(space, plan)) if p.index not in done)
+    tracks_done = sweep_status(folder).tracks_done
+    if progress:
+        progress(tracks_done, plan.tracks)
+    first = next(todo, None)
+    warmup_seconds = 0.0
+    profiled = written = 0
+    sweep_start = time.perf_counter()
+    if first is not None:
+        warmup_seconds = _warm_workers(client, space.track(first.start), plan)
+        sweep_start = time.perf_counter()
+        in_flight = IN_FLIGHT_PER_WORKER * workers
+        for partition, table in _profiled(client, space, plan, first, todo, in_flight):
+            write_partition(folder, partition.index, table)
+            written += 1
+            profiled += table.num_rows
+            tracks_done += table.num_rows
+            if progress:
+                progress(tracks_done, plan.tracks)
+    return SweepRun(
+        folder=str(folder),
+        plan=plan,
+        resumed=resumed,
+        workers=workers,
+        tracks_profiled=profiled,
+        partitions_written=written,
+        status=sweep_status(folder),
+        start_seconds=start_seconds,
+        warmup_seconds=warmup_seconds,
+        sweep_seconds=time.perf_counter() - sweep_start,
+    )
+
+
+def _warm_workers(client: Any, track: Any, plan: SweepPlan) -> float:
+    """Profile one track on every worker, so the engine is compiled or loaded from numba's
+    cache before the sweep is timed; seconds taken."""
+    start = time.perf_counter()
+    try:
+        client.run(warm_worker, track, plan.players, plan.exact)
+    except Exception as error:
+        raise TrackkitError(
+            f"the Dask workers could not profile a track: {type(error).__name__}: {error}"
+        ) from None
+    return time.perf_counter() - start
+
+
+def _profiled(
+    client: Any,
+    space: TrackSpace,
+    plan: SweepPlan,
+    first: Partition,
+    todo: Iterator[Partition],
+    in_flight: int,
+) -> Iterator[tuple[Partition, pa.Table]]:
+    """Each partition's table as workers finish them, at most ``in_flight`` partitions
+    submitted at a time (``first``, then ``todo`` lazily); the space is sent to each
+    worker once. An error stops the rest."""
+    from distributed import as_completed
+
+    [shared] = client.scatter([space], broadcast=True)
+    running: dict[str, tuple[Any, Partition]] = {}
+    queue = as_completed()
+
+    def submit(partition: Partition) -> None:
+        future = client.submit(_partition_task, shared, plan, partition, pure=False)
+        running[future.key] = (future, partition)
+        queue.add(future)
+
+    for partition in (first, *islice(todo, in_flight - 1)):
+        submit(partition)
+    try:
+        for future in queue:
+            _, partition = running.pop(future.key)
+            outcome = _result(future, partition)
+            future.release()
+            if isinstance(outcome, str):
+                raise SweepTrackError(outcome)
+            yield partition, outcome
+            following = next(todo, None)
+            if following is not None:
+                submit(following)
+    finally:
+        if running:  # stopped early: cancel the rest, keep what is written
+            with contextlib.suppress(Exception):
+                client.cancel([future for future, _ in running.values()])
+
+
+def _partition_task(space: TrackSpace, plan: SweepPlan, partition: Partition) -> pa.Table | str:
+    """:func:`profile_partition` as a Dask task: a track that cannot be profiled comes back
+    as its message (a worker would log a raised error with its traceback)."""
+    try:
+        return profile_partition(space, plan, partition)
+    except SweepTrackError as error:
+        return str(error)
+
+
+def _result(future: Any, partition: Partition) -> pa.Table | str:
+    """A partition's outcome, or one clear error for what went wrong on the worker."""
+    try:
+        return future.result()
+    except TrackkitError as error:
+        raise TrackkitError(f"{partition.describe()}: {error}") from None
+    except Exception as error:
+        name = type(error).__name__
+        if name == "KilledWorker":
+            raise TrackkitError(
+                f"{partition.describe()}: the Dask workers running it died (out of memory, "
+                "or killed); the partitions written so far are kept: run the sweep again to "
+                "resume"
+            ) from None
+        raise TrackkitError(f"{partition.describe()}: {name}: {error}") from None

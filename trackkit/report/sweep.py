@@ -1,0 +1,129 @@
+"""What ``trackkit sweep``, ``trackkit find`` and ``trackkit bench --sweep`` print: a
+sweep's run, the tracks a query chose as a table, and the sweep benchmark (their JSON is
+:meth:`SweepRun.to_json`, :meth:`FoundTracks.to_json` and :meth:`SweepBench.to_json`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trackkit.errors import shown
+from trackkit.explore.find import FoundTracks
+from trackkit.explore.sweep import SweepRun, SweepStatus
+from trackkit.report.bench import SweepBench
+
+# the columns `trackkit find` shows, with their headings and formats
+SHOWN_FIGURES: tuple[tuple[str, str, str], ...] = (
+    ("rounds_mean", "rounds", ".1f"),
+    ("exact_rounds", "exact", ".1f"),
+    ("balance", "balance", ".3f"),
+    ("lead_changes", "leads", ".2f"),
+    ("last_round", "last rnd", ".2f"),
+    ("winner_gap", "gap", ".1f"),
+    ("bounces", "bounces", ".2f"),
+    ("squares", "squares", ".0f"),
+)
+
+
+def _sweep_line(plan: Any) -> str:
+    what = f"a sample of {plan.sample:,}" if plan.sample is not None else "every track"
+    exact = ", exact solo length" if plan.exact else ", no exact solver"
+    return (
+        f"{plan.players}-player tracks: {what} of {plan.space_size:,}, {plan.races} races "
+        f"each{exact}, seed {plan.seed}, partitions of {plan.partition_size}"
+    )
+
+
+def status_text(status: SweepStatus) -> str:
+    """How far a sweep is, in one line."""
+    state = "complete" if status.complete else "incomplete (run the sweep again to resume)"
+    return (
+        f"{status.tracks_done:,} of {status.tracks:,} tracks in {status.partitions_done:,} "
+        f"of {status.partitions:,} partitions: {state}"
+    )
+
+
+def sweep_text(run: SweepRun) -> str:
+    """A sweep's run: what was swept, how much this run did and how fast."""
+    lines = [
+        f"Sweep in {shown(run.folder, 4200)}{' (resumed)' if run.resumed else ''}",
+        _sweep_line(run.plan),
+        status_text(run.status),
+    ]
+    if run.tracks_profiled:
+        lines.append(
+            f"This run: {run.tracks_profiled:,} tracks in {run.sweep_seconds:.1f} s on "
+            f"{run.workers} worker{'s' if run.workers != 1 else ''} "
+            f"({run.tracks_per_second:,.1f} tracks/s; cluster start {run.start_seconds:.1f} s, "
+            f"warm-up {run.warmup_seconds:.1f} s)"
+        )
+    else:
+        lines.append("This run: nothing left to profile")
+    return "\n".join(lines)
+
+
+def _cell(value: Any, form: str) -> str:
+    return "-" if value is None else format(value, form)
+
+
+def find_text(found: FoundTracks, exported: list[Path] | None = None) -> str:
+    """The chosen tracks as a table, best first, with what was asked."""
+    direction = "highest" if found.descending else "lowest"
+    filters = ", ".join(f"{key} {bounds}" for key, bounds in found.query.filters)
+    lines = [
+        f"Sweep {shown(found.folder, 4200)}: {status_text(found.status)}",
+        f"{found.matched:,} tracks match{f' ({filters})' if filters else ''}; "
+        f"{len(found.rows)} shown, {direction} {found.sort_key} first",
+    ]
+    if not found.rows:
+        return "\n".join(lines)
+    columns = list(SHOWN_FIGURES)
+    extra = [found.sort_key, *(key for key, _ in found.query.filters)]
+    for key in extra:
+        if key not in {c[0] for c in columns}:
+            columns.append((key, key, ".3f"))
+    table = [["rank", *(heading for _, heading, _ in columns)]]
+    for row in found.rows:
+        table.append([str(row["rank"]), *(_cell(row.get(k), f) for k, _, f in columns)])
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    lines.append("")
+    for line in table:
+        lines.append("  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=True)))
+    if exported is not None:
+        lines.append("")
+        lines.append(f"Exported {len(exported)} track file{'s' if len(exported) != 1 else ''}:")
+        lines += [f"  {shown(path, 4200)}" for path in exported]
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def sweep_bench_text(bench: SweepBench) -> str:
+    """Tracks per second on each number of workers, the cost of a track by players, and
+    the full sweeps extrapolated from it."""
+    most = max(bench.seconds)
+    rates = ", ".join(
+        f"{w} worker{'s' if w > 1 else ''} {bench.rate(w):,.1f} tracks/s "
+        f"(+{bench.overhead_seconds[w]:.1f} s cluster start and warm-up)"
+        for w in bench.seconds
+    )
+    lines = [
+        f"Sweep of {bench.tracks:,} sampled 4-player tracks ({bench.races} races and the "
+        f"exact solver each): {rates}; {bench.factor:.2f}x one worker",
+        f"Cost of a track on one worker (measured on {most}; other player counts on "
+        f"{bench.cost_tracks:,} sampled tracks), and the full sweep extrapolated:",
+    ]
+    for players, size in bench.space_sizes.items():
+        lines.append(
+            f"  {players} players: {bench.track_seconds[players] * 1000:.1f} ms/track; "
+            f"{size:,} tracks: {_duration(bench.full_sweep_seconds(players, most))} on {most} "
+            f"worker{'s' if most > 1 else ''}, {bench.workers_for(players):,} workers for "
+            "one hour"
+        )
+    return "\n".join(lines)
