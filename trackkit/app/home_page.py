@@ -7,6 +7,7 @@ import streamlit as st
 from trackkit.app import (
     compare_page,
     design_page,
+    explore_page,
     race_page,
     snow_compare_page,
     snow_design_page,
@@ -65,6 +66,9 @@ def app_pages() -> list[st.Page]:
         st.Page(race_page.page, title="Race", icon=":material/casino:", url_path="race"),
         st.Page(
             compare_page.page, title="Compare", icon=":material/leaderboard:", url_path="compare"
+        ),
+        st.Page(
+            explore_page.page, title="Explore", icon=":material/scatter_plot:", url_path="explore"
         ),
         st.Page(tiles_page.page, title="Tiles", icon=":material/grid_view:", url_path="tiles"),
     ]
