@@ -106,6 +106,12 @@ def page() -> None:
             "length, MP per square and terrain mix."
         )
         st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
+    st.write(
+        "Or let trackkit find tracks for you: the Explore page maps thousands of legal tracks "
+        "by length and balance (sweeps, `trackkit sweep`), and opens the one you pick in "
+        "Design."
+    )
+    st.page_link(links["Explore"], label="Explore legal tracks", icon=":material/scatter_plot:")
     st.info(RECONSTRUCTED, icon=":material/info:")
     st.divider()
     st.subheader(f"And a second game: {SNOW_TAILS}")
