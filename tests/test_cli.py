@@ -140,6 +140,77 @@ def test_space_reproduces_the_spec_count(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and json.loads(out)["legal_tracks"] == 2676
 
 
+def test_generate_prints_a_line_per_track_and_the_same_seed_gives_the_same_tracks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from trackkit.games.yummell.space import TrackSpace, generate
+
+    code, out, err = run(capsys, "generate", "--players", "4", "--count", "6", "--seed", "11")
+    lines = out.splitlines()
+    assert code == 0 and err == "" and len(lines) == 7
+    assert lines[0].startswith("6 of the 26,640 legal 4-player tracks (seed 11)")
+    space = TrackSpace(4)
+    for track, line in zip(generate(4, 6, seed=11), lines[1:], strict=True):
+        rank = space.rank(track)
+        assert line == f"rank {rank:>6,}: " + " ".join(map(str, track.tiles))
+    assert run(capsys, "generate", "--players", "4", "--count", "6", "--seed", "11")[1] == out
+
+
+def test_generate_json_gives_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    from trackkit.games.yummell.space import TrackSpace
+
+    code, out, _ = run(capsys, "generate", "--players", "8", "--count", "3", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 3
+    space = TrackSpace(8)
+    for row in rows:
+        assert row["players"] == 8 and row["name"] == f"8-player track #{row['rank']}"
+        assert row["placements"] == space.track(row["rank"]).to_dict()["placements"]
+
+
+def test_generate_writes_track_files_and_never_replaces_another(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "drawn"
+    argv = ["generate", "--players", "5", "--count", "4", "--seed", "2", "-o", str(folder)]
+    code, out, _ = run(capsys, *argv)
+    files = sorted(folder.iterdir())
+    assert code == 0 and out.startswith(f"Wrote {len(files)} track files to ")
+    assert all(f.name.startswith("track-") and f.suffix == ".toml" for f in files)
+    for path in files:
+        assert run(capsys, "validate", str(path), "--players", "5")[0] == 0
+    files[0].write_text("mine")
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.count("\n") == 1 and "holds something else" in err
+    assert files[0].read_text() == "mine"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "1", "--count", "2"], "the building rule is for 2 to 8 players, not 1"),
+        (["--players", "9", "--count", "2"], "the building rule is for 2 to 8 players, not 9"),
+        (["--players", "4", "--count", "0"], "generate draws 1 to 1,000,000 tracks, not 0"),
+        (["--players", "4", "--count", "x"], "'x' is not a whole number"),
+        (["--players", "4", "--seed", "-1"], "the seed is a whole number from 0"),
+        (["--count", "3"], "the following arguments are required: --players"),
+    ],
+)
+def test_generate_refuses_bad_options_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "generate", *argv)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_generate_refuses_a_tile_set_that_cannot_be_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "generate", "--players", "3", "--tileset", str(tmp_path))
+    assert code == 2 and "tileset.toml" in err and "Traceback" not in err
+
+
 def test_tiles_marks_reconstructions(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "tiles")
     assert code == 0 and out.count("(reconstructed)") == 10

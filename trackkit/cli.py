@@ -25,6 +25,8 @@ from trackkit.games import DEFAULT_GAME, get_ruleset, load_tileset, rulesets, ti
 from trackkit.games.base import find_preset, is_tile_track, load_track
 from trackkit.games.yummell import PLAYERS as YUMMELL
 from trackkit.games.yummell.building import explore_design_space, next_placements
+from trackkit.games.yummell.space import TrackSpace
+from trackkit.report.generate import generate_lines, generate_text, write_track_files
 from trackkit.report.races import bench_text, exact_text, race_text, simulate_text
 from trackkit.report.tracks import (
     presets_summary,
@@ -197,6 +199,22 @@ def cmd_space(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    space = TrackSpace(args.players, load_tileset(args.tileset))
+    ranks = space.sample_ranks(args.count, args.seed)
+    if args.output is not None:
+        files = write_track_files(space, ranks, args.output)
+        _emit(args, files.to_json(), shown(files.text(), 4200))
+        return EXIT_OK
+    if args.json:
+        lines = generate_lines(space, ranks)
+    else:
+        lines = generate_text(space, ranks, seed=args.seed)
+    for line in lines:
+        print(line)
+    return EXIT_OK
+
+
 YUMMELL_ONLY = {
     "characters": "--characters",
     "advantages": "--advantages",
@@ -335,8 +353,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     if args.export:
-        for found in result.best:
-            save_track(space.track(found.rank), Path(args.export) / f"track-{found.rank:07d}.toml")
+        from trackkit.report.generate import write_track_files
+
+        write_track_files(space, [found.rank for found in result.best], args.export)
     _emit(args, result.to_json(), search_text(result))
     return EXIT_OK
 
@@ -520,6 +539,7 @@ MAX_SEED = 2**64  # seeds feed numpy's SeedSequence; 64 bits is more than enough
 MAX_WORKERS = 64
 MAX_BENCH_RACES = 1_000_000
 MAX_BENCH_REPEAT = 20
+MAX_GENERATE = 1_000_000  # tracks one `generate` draws (a file each with -o)
 
 
 def _whole(text: str) -> int:
@@ -557,6 +577,7 @@ _seed = _bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {hig
 _workers = _bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
 _bench_races = _bounded(1, MAX_BENCH_RACES, "the benchmark runs {low} to {high} races")
 _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {high} times")
+_generate_count = _bounded(1, MAX_GENERATE, "generate draws {low} to {high} tracks")
 _sample = _bounded(1, 10**9, "a sample is {low} to {high} tracks")
 _profile_races = _bounded(2, 1_000_000, "a profile runs {low} to {high} races")
 _partition_size = _bounded(1, 100_000, "a partition holds {low} to {high} tracks")
@@ -769,6 +790,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--export", metavar="DIR", help="write the tracks shown as track files")
     p = command("space", cmd_space, "count every legal track under the building rule")
     p.add_argument("--players", type=_players, required=True)
+    p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
+    p = command(
+        "generate",
+        cmd_generate,
+        "draw legal Yummell tracks uniformly at random (every legal track equally likely)",
+    )
+    p.add_argument(
+        "--players",
+        type=_players,
+        required=True,
+        help=f"{YUMMELL.build_min} to {YUMMELL.build_max}: the building rule's tracks for so many",
+    )
+    p.add_argument(
+        "--count", type=_generate_count, default=10, help=f"1 to {MAX_GENERATE:,} (default 10)"
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1 (default 0)")
+    p.epilog = (
+        "--json prints JSON Lines: one object per track (name, players, rank, placements); "
+        "with -o, the files written"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="write each track to DIR/track-RANK.toml (DIR is made if missing)",
+    )
     p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
     return parser
 

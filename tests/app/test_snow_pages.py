@@ -37,7 +37,10 @@ def test_the_start_page_links_both_games() -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert not at.exception
     links = [e.proto.page for e in at.get("page_link")]
-    assert links == ["design", "race", "compare", "snow-design", "snow-race", "snow-compare"]
+    assert links == [
+        *("design", "race", "compare", "explore"),
+        *("snow-design", "snow-race", "snow-compare"),
+    ]
     assert any("Snow Tails" in h.value for h in at.subheader)
 
 

@@ -21,8 +21,8 @@ def space():
 
 def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
     assert fitness({"rounds_mean": 10.3, "balance": 0.8}, 10, 0.5) == 0.8
-    assert fitness({"rounds_mean": 12.5, "balance": 0.8}, 10, 0.5) == pytest.approx(0.6)
-    assert fitness({"rounds_mean": 8.0, "balance": 0.9}, 10, 0.5) == pytest.approx(0.75)
+    assert fitness({"rounds_mean": 12.5, "balance": 0.8}, 10, 0.5) == pytest.approx(-1.2)
+    assert fitness({"rounds_mean": 10.6, "balance": 0.9}, 10, 0.5) == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize("method", ["map-elites", "random"])
@@ -31,9 +31,9 @@ def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
     a = search(space, seed=4, **choices)
     b = search(space, seed=4, **choices)
     c = search(space, seed=5, **choices)
-    assert a.to_json() == b.to_json()
+    assert json.dumps(a.to_json()) == json.dumps(b.to_json())  # NaN (no exact) is NaN
     assert [f.rank for f in a.best] != [f.rank for f in c.best] or a.history != c.history
-    assert a.evaluated == 40 and len(a.history) == 40
+    assert len(a.history) == 40 and a.evaluated <= 40  # map-elites profiles some twice
     assert list(a.history) == sorted(a.history)  # the best so far never gets worse
 
 
@@ -68,7 +68,7 @@ def test_the_command_prints_and_exports_what_it_found(tmp_path, capsys) -> None:
     argv = ["search", "--players", "3", "--target-length", "9", "--budget", "20", "--races"]
     code = main([*argv, "20", "--top", "2", "--export", str(tmp_path), "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 0 and data["evaluated"] == 20 and len(data["best"]) == 2
+    assert code == 0 and data["profiles"] == 20 and len(data["best"]) == 2
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == sorted(f"track-{f['rank']:07d}.toml" for f in data["best"])
 

@@ -237,3 +237,24 @@ def test_where_one_game_fits_another_games_file_is_refused_by_name(ruleset: Rule
         if other.name != ruleset.name:
             with pytest.raises(TrackFileError, match=f"game: this is a {ruleset.title} track"):
                 parse_game_track_toml(text, source="t.toml", game=other.name)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_optional_members_are_there_or_none(ruleset: Ruleset) -> None:
+    for member in ("exact_solo", "design_space", "track_space"):
+        value = getattr(ruleset, member)
+        assert value is None or callable(value), member
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESETS if r.track_space], ids=lambda r: r.name)
+def test_a_track_space_holds_the_design_spaces_tracks_and_each_passes_the_checks(
+    ruleset: Ruleset,
+) -> None:
+    assert ruleset.track_space is not None and ruleset.design_space is not None
+    players = ruleset.players.build_min + 1
+    space = ruleset.track_space(players)
+    assert len(space) == ruleset.design_space(players).legal_tracks
+    for rank in (0, len(space) // 2, len(space) - 1):
+        track = space.track(rank)
+        assert track.game == ruleset.name and space.rank(track) == rank
+        assert not ruleset.check_track(track, players=players).problems

@@ -7,6 +7,7 @@ import streamlit as st
 from trackkit.app import (
     compare_page,
     design_page,
+    explore_page,
     race_page,
     snow_compare_page,
     snow_design_page,
@@ -66,6 +67,9 @@ def app_pages() -> list[st.Page]:
         st.Page(
             compare_page.page, title="Compare", icon=":material/leaderboard:", url_path="compare"
         ),
+        st.Page(
+            explore_page.page, title="Explore", icon=":material/scatter_plot:", url_path="explore"
+        ),
         st.Page(tiles_page.page, title="Tiles", icon=":material/grid_view:", url_path="tiles"),
     ]
 
@@ -102,6 +106,12 @@ def page() -> None:
             "length, MP per square and terrain mix."
         )
         st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
+    st.write(
+        "Or let trackkit find tracks for you: the Explore page maps thousands of legal tracks "
+        "by length and balance (sweeps, `trackkit sweep`), and opens the one you pick in "
+        "Design."
+    )
+    st.page_link(links["Explore"], label="Explore legal tracks", icon=":material/scatter_plot:")
     st.info(RECONSTRUCTED, icon=":material/info:")
     st.divider()
     st.subheader(f"And a second game: {SNOW_TAILS}")

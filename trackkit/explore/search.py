@@ -83,7 +83,7 @@ class SearchResult:
     seed: int
     races: int
     best: tuple[Found, ...]
-    evaluated: int
+    evaluated: int  # distinct tracks profiled (some more than once)
     cells: int  # cells of the length × balance map holding a track
     history: tuple[float, ...]  # best fitness after each candidate
     check_races: int = 0  # races of the second profile of the best tracks
@@ -98,6 +98,7 @@ class SearchResult:
             "seed": self.seed,
             "races": self.races,
             "check_races": self.check_races,
+            "profiles": len(self.history),
             "evaluated": self.evaluated,
             "cells": self.cells,
             "best": [f.to_json() for f in self.best],

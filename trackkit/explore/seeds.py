@@ -17,5 +17,5 @@ def track_seed(seed: int, rank: int, draw: int = 0) -> int:
     """The seed of the track of ``rank`` in a run seeded ``seed``; ``draw`` numbers further
     profiles of the same track (a search profiles its best tracks again)."""
     entropy = [seed, rank] if draw == 0 else [seed, rank, draw]
-    state = np.random.SeedSequence(entropy).generate_state(2, dtype=np.uint32)
-    return int((int(state[0]) << 32 | int(state[1])) & ((1 << SEED_BITS) - 1))
+    state = np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint64)
+    return int(state[0]) & ((1 << SEED_BITS) - 1)

@@ -795,3 +795,23 @@ def _result(future: Any, partition: Partition) -> pa.Table | str:
                 "resume"
             ) from None
         raise TrackkitError(f"{partition.describe()}: {name}: {error}") from None
+
+
+@contextlib.contextmanager
+def in_process_client() -> Iterator[Any]:
+    """A ``distributed.Client`` on one worker thread in this process: for a small sweep
+    from a program that has the engine loaded already (the app), with no processes to
+    start."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client

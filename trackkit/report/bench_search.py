@@ -19,7 +19,7 @@ from trackkit.explore.search import SearchResult, search
 SEARCH_PLAYERS = 5
 SEARCH_TARGET = 14.5  # 5 players: about a third of the tracks are shorter
 SEARCH_BUDGET = 300
-SEARCH_SEEDS = 5
+SEARCH_SEEDS = 7
 
 
 @dataclass(frozen=True)

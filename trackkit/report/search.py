@@ -2,9 +2,9 @@
 found and as checked with more races.
 
 >>> from trackkit.explore.search import SearchResult
->>> empty = SearchResult("random", 5, 12.0, 0.5, 10, 0, 200, (), 10, 4, ())
+>>> empty = SearchResult("random", 5, 12.0, 0.5, 10, 0, 200, (), 10, 4, (0.5,) * 10)
 >>> search_text(empty).splitlines()[0].split(": ")[1]
-'10 tracks profiled, 4 cells of length × balance filled'
+'10 profiles of 10 tracks, 4 cells of length × balance filled'
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from trackkit.explore.search import SearchResult
 def search_text(result: SearchResult) -> str:
     lines = [
         f"{result.method} search, {result.players} players, mean length "
-        f"{result.target_length:.1f} ± {result.tolerance:.1f} rounds: {result.evaluated:,} "
-        f"tracks profiled, {result.cells} cells of length × balance filled"
+        f"{result.target_length:.1f} ± {result.tolerance:.1f} rounds: {len(result.history):,} "
+        f"profiles of {result.evaluated:,} tracks, {result.cells} cells of length × balance "
+        "filled"
     ]
     if result.best:
         lines.append(

@@ -146,3 +146,47 @@ def test_a_count_too_large_to_finish_is_refused_with_a_message(
         building.explore_design_space(6, load_tileset())
     monkeypatch.setattr(building, "MAX_SPACE_STEPS", 10_000_000)
     assert building.explore_design_space(3, load_tileset()).legal_tracks == 2676
+
+
+def _tile_by_tile(players: int, tileset: TileSet) -> tuple[int, int, int]:
+    """The count the plain way, one tile and one rotation at a time: complete tracks, dead
+    ends and placing steps (what explore_design_space walked before it walked shapes)."""
+    from trackkit.board.geometry import Side, neighbour
+    from trackkit.games.yummell.building import orientations
+
+    exit_side = tileset.start.junctions[0].side
+    occupied, used = {(0, 0)}, set[int]()
+    totals = [0, 0, 0]
+
+    def walk(cell: tuple[int, int], entry: Side, left: int) -> None:
+        totals[2] += 1
+        if left == 0:
+            totals[0] += 1
+            return
+        moved = False
+        occupied.add(cell)
+        for tile in tileset.path_tiles:
+            if tile.number in used:
+                continue
+            used.add(tile.number)
+            for _, out in orientations(tile, entry):
+                assert out is not None
+                beyond = neighbour(cell, out)
+                if beyond not in occupied:
+                    moved = True
+                    walk(beyond, out.opposite, left - 1)
+            used.discard(tile.number)
+        occupied.discard(cell)
+        totals[1] += not moved
+
+    walk(neighbour((0, 0), exit_side), exit_side.opposite, path_tiles_for_players(players))
+    return totals[0], totals[1], totals[2]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_walking_shapes_counts_what_walking_tiles_counts(tileset: TileSet, players: int) -> None:
+    from trackkit.games.yummell.building import building_tree
+
+    tree = building_tree(players, tileset)
+    assert (tree.legal_tracks, tree.dead_ends, tree.steps) == _tile_by_tile(players, tileset)
+    assert tree.completions[()] == tree.legal_tracks

@@ -141,6 +141,7 @@ class SnowTails:
     exact_solo = None
     design_space = None
     track_figures = None
+    track_space = None
 
     @property
     def max_rounds(self) -> int:

@@ -12,8 +12,12 @@ a corner), and counts the whole design space.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import NamedTuple
 
 from trackkit.board.geometry import ROTATIONS, Side, neighbour
 from trackkit.board.graph import PlacedTile, TrackGraph, compose, place_tiles
@@ -318,58 +322,202 @@ class DesignSpace:
     dead_ends: int
 
 
-# placing steps a count may take: the bundled tiles need 10 to 20 million for 8 players (14 s);
-# a tile set with many more path tiles could take hours, so it is refused with a message
+# Placing steps a design space may hold (each placement of every sequence the rule allows,
+# completed or dead-ended): the bundled tiles' 8-player space holds 15.7 million. Counting walks
+# shapes, not tiles, so it stays quick; but a space much larger is more than anyone could
+# stream through or check, so a tile set with many more path tiles is refused with a message.
 MAX_SPACE_STEPS = 100_000_000
+
+# A step of a path's shape: the kind of path tile placed (BuildingTree.kind_of names it)
+# and the side its path leaves by.
+Step = tuple[int, Side]
+
+
+class Option(NamedTuple):
+    """A legal next placement while walking the building rule's tree: the path tile, its
+    rotation, where the next tile goes (``cell``, entered across ``entry``), the path's
+    shape so far, and how many complete legal tracks begin with it."""
+
+    tile: int
+    rotation: int
+    cell: tuple[int, int]
+    entry: Side
+    shape: tuple[Step, ...]
+    completions: int
+
+
+@dataclass(frozen=True)
+class BuildingTree:
+    """Every placing sequence the building rule allows for ``players``, counted once.
+
+    The start tile sits at (0, 0), rotation 0; the first path tile goes at ``first``
+    (entered across ``first_entry``). Path tiles that turn alike (every straight, every
+    curve) lead the path to the same cells, so the count walks the path's *shape* — the
+    kind of tile and the side it leaves by — and multiplies by how many tiles of that kind
+    are left and how many of their rotations leave that way: thousands of steps rather
+    than the millions of tracks they stand for. ``completions`` maps each shape to the
+    number of complete legal tracks that begin with it (shapes with none are left out).
+
+    >>> from trackkit.games import load_tileset
+    >>> tree = building_tree(3, load_tileset())
+    >>> tree.legal_tracks, tree.completions[()]
+    (2676, 2676)
+    """
+
+    players: int
+    wanted: int
+    paths: tuple[Tile, ...]
+    kind_of: Mapping[int, int]
+    moves: Mapping[tuple[int, Side], tuple[tuple[int, Side], ...]]
+    first: tuple[int, int]
+    first_entry: Side
+    completions: Mapping[tuple[Step, ...], int]
+    legal_tracks: int
+    dead_ends: int
+    steps: int
+
+    def options(
+        self,
+        cell: tuple[int, int],
+        entry: Side,
+        occupied: Collection[tuple[int, int]],
+        used: Collection[int],
+        shape: tuple[Step, ...],
+    ) -> Iterator[Option]:
+        """The legal placements of a path tile at ``cell`` (``occupied`` holds every cell
+        placed so far and ``cell`` itself; ``used`` the tiles placed), in the order the
+        design space is walked: path tiles in tile-set order, then rotations in
+        ``ROTATIONS`` order. Each leaves a free cell past its exit."""
+        for tile in self.paths:
+            if tile.number in used:
+                continue
+            kind = self.kind_of[tile.number]
+            for rotation, out in self.moves[(tile.number, entry)]:
+                beyond = neighbour(cell, out)
+                if beyond in occupied:
+                    continue
+                step = (*shape, (kind, out))
+                yield Option(
+                    tile.number,
+                    rotation,
+                    beyond,
+                    out.opposite,
+                    step,
+                    self.completions.get(step, 0),
+                )
+
+
+def building_tree(players: int, tileset: TileSet) -> BuildingTree:
+    """The building rule's tree for ``players`` with ``tileset`` (see :class:`BuildingTree`);
+    the count is worked out once per kind of tile set and player count in a process.
+
+    Refused with a :class:`TrackkitError` if the space holds over ``MAX_SPACE_STEPS``
+    placing steps.
+    """
+    wanted = path_tiles_for_players(players)
+    paths = tuple(tileset.path_tiles)
+    moves = {
+        (tile.number, entry): tuple((r, out) for r, out in orientations(tile, entry) if out)
+        for tile in paths
+        for entry in Side
+    }
+    # the sides a kind of tile can leave by from each entry, with how many rotations do
+    turns_of = {
+        tile.number: tuple(
+            tuple(sorted(Counter(out for _, out in moves[(tile.number, e)]).items())) for e in Side
+        )
+        for tile in paths
+    }
+    kinds = list(dict.fromkeys(turns_of.values()))
+    kind_of = {number: kinds.index(turns) for number, turns in turns_of.items()}
+    sizes = tuple(sum(1 for k in kind_of.values() if k == n) for n in range(len(kinds)))
+    exit_side = tileset.start.junctions[0].side
+    count = _count_shapes(tuple(kinds), sizes, exit_side, wanted)
+    if count.steps > MAX_SPACE_STEPS:
+        raise TrackkitError(
+            f"the design space of {tileset.name!r} for {players} players is too large to "
+            f"count here (over {MAX_SPACE_STEPS:,} placing steps); the bundled tiles hold "
+            "under a fifth of that for 8 players"
+        )
+    return BuildingTree(
+        players=players,
+        wanted=wanted,
+        paths=paths,
+        kind_of=kind_of,
+        moves=moves,
+        first=neighbour((0, 0), exit_side),
+        first_entry=exit_side.opposite,
+        completions=count.completions,
+        legal_tracks=count.completions.get((), 0),
+        dead_ends=count.dead_ends,
+        steps=count.steps,
+    )
+
+
+class _ShapeCount(NamedTuple):
+    completions: Mapping[tuple[Step, ...], int]
+    dead_ends: int
+    steps: int
+
+
+Turns = tuple[tuple[tuple[Side, int], ...], ...]  # per entry side: (exit side, rotations)
+
+
+@lru_cache(maxsize=32)
+def _count_shapes(
+    kinds: tuple[Turns, ...], sizes: tuple[int, ...], exit_side: Side, wanted: int
+) -> _ShapeCount:
+    """Walk every shape of path the rule allows: ``kinds`` says how each kind of path tile
+    turns (per entry side, in ``Side`` order), ``sizes`` how many tiles of each kind there
+    are; the start tile at (0, 0) leaves by ``exit_side``."""
+    sides = tuple(Side)
+    completions: dict[tuple[Step, ...], int] = {}
+    left_of_kind = list(sizes)
+    occupied = {(0, 0)}
+
+    def walk(
+        shape: tuple[Step, ...], cell: tuple[int, int], entry: Side, left: int
+    ) -> tuple[int, int, int]:
+        """Complete tracks, dead ends and placing steps from here, per tile sequence."""
+        if left == 0:
+            completions[shape] = 1
+            return 1, 0, 1
+        legal = dead = 0
+        steps = 1
+        moved = False
+        occupied.add(cell)
+        for kind, turns in enumerate(kinds):
+            tiles = left_of_kind[kind]
+            if tiles == 0:
+                continue
+            left_of_kind[kind] -= 1
+            for out, rotations in turns[sides.index(entry)]:
+                beyond = neighbour(cell, out)
+                if beyond in occupied:
+                    continue
+                moved = True
+                below = walk((*shape, (kind, out)), beyond, out.opposite, left - 1)
+                ways = tiles * rotations
+                legal += ways * below[0]
+                dead += ways * below[1]
+                steps += ways * below[2]
+            left_of_kind[kind] += 1
+        occupied.discard(cell)
+        if not moved:
+            dead += 1
+        if legal:
+            completions[shape] = legal
+        return legal, dead, steps
+
+    _, dead, steps = walk((), neighbour((0, 0), exit_side), exit_side.opposite, wanted)
+    return _ShapeCount(MappingProxyType(completions), dead, steps)
 
 
 def explore_design_space(players: int, tileset: TileSet) -> DesignSpace:
     """Count every legal track for ``players`` with the start tile's exit fixed.
 
     Every choice and order of path tiles and both placements of each are counted, as in
-    SPEC.md §2 (3 players: 2,676 tracks). Exhaustive: 8 players visit ~10 million tracks.
+    SPEC.md §2 (3 players: 2,676 tracks), by the walk of :func:`building_tree`.
     """
-    wanted = path_tiles_for_players(players)
-    start = tileset.start
-    exit_side = start.junctions[0].side
-    paths = tileset.path_tiles
-    moves = {
-        (tile.number, entry): [exit for _, exit in orientations(tile, entry)]
-        for tile in paths
-        for entry in Side
-    }
-    occupied = {(0, 0)}
-    used: set[int] = set()
-    legal = dead = visits = 0
-
-    def walk(cell: tuple[int, int], entry: Side, left: int) -> None:
-        nonlocal legal, dead, visits
-        visits += 1
-        if visits > MAX_SPACE_STEPS:
-            raise TrackkitError(
-                f"the design space of {tileset.name!r} for {players} players is too large to "
-                f"count here (over {MAX_SPACE_STEPS:,} placing steps, several minutes); the "
-                "bundled tiles need under a fifth of that for 8 players"
-            )
-        if left == 0:
-            legal += 1
-            return
-        moved = False
-        occupied.add(cell)
-        for tile in paths:
-            if tile.number in used:
-                continue
-            used.add(tile.number)
-            for out in moves[(tile.number, entry)]:
-                assert out is not None
-                beyond = neighbour(cell, out)
-                if beyond not in occupied:
-                    moved = True
-                    walk(beyond, out.opposite, left - 1)
-            used.discard(tile.number)
-        occupied.discard(cell)
-        if not moved:
-            dead += 1
-
-    walk(neighbour((0, 0), exit_side), exit_side.opposite, wanted)
-    return DesignSpace(players, legal, dead)
+    tree = building_tree(players, tileset)
+    return DesignSpace(players, tree.legal_tracks, tree.dead_ends)

@@ -54,6 +54,7 @@ from trackkit.games.yummell.setup import (
     new_state,
     race_board,
 )
+from trackkit.games.yummell.space import TrackSpace
 from trackkit.games.yummell.state import RACE_STATS
 from trackkit.games.yummell.terrain import Terrain
 
@@ -285,6 +286,9 @@ class Yummell:
 
     def design_space(self, players: int, tileset: TileSet | None = None) -> Any:
         return building.explore_design_space(players, tileset or self.default_tileset())
+
+    def track_space(self, players: int, tileset: TileSet | None = None) -> TrackSpace:
+        return TrackSpace(players, tileset if tileset is not None else self.default_tileset())
 
 
 def _first(codes: np.ndarray, wanted: tuple[int, ...]) -> int:
