@@ -8,8 +8,8 @@ cut into partitions of ``partition_size`` consecutive tracks; partition ``i`` be
 ``DIR/part-{i:06d}.parquet``, written under a temporary name and renamed into place, so a
 sweep that is killed leaves only whole partitions, and starting it again profiles only
 the partitions missing. Each track's seed comes from the sweep's seed and the track's rank
-alone (:func:`track_seed`), so the table is the same whatever the partitioning, the
-number of workers or the cluster.
+alone (:func:`~trackkit.explore.seeds.track_seed`), so the table is the same whatever the
+partitioning, the number of workers or the cluster.
 
 Memory stays flat however large the space: partitions are described lazily, at most a few
 per worker are in flight, and each worker streams its partition's tracks from the space.
@@ -43,6 +43,7 @@ import pyarrow.parquet as pq
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURE_KEYS, profile_track
+from trackkit.explore.seeds import track_seed
 
 MANIFEST = "sweep.json"
 MANIFEST_FORMAT = 1
@@ -50,7 +51,6 @@ PARTITION_SIZE = 500
 IN_FLIGHT_PER_WORKER = 3  # partitions queued per worker: enough to keep each one busy
 CONNECT_SECONDS = 20  # how long to try to reach a scheduler
 PART_NAME = re.compile(r"part-([0-9]{6,})\.parquet")
-SEED_MASK = 2**63 - 1  # a track's seed fits Parquet's int64
 Progress = Callable[[int, int], None]
 
 
@@ -70,75 +70,21 @@ class TrackSpace(Protocol):
     def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]: ...
 
 
-class RulesetSpace:
-    """A game's track space (its ruleset's ``track_space``), built where it is used: it
-    travels to Dask workers as its recipe (the game, the players, the tile set's folder)
-    and each worker builds the space once, however the game's space is made inside."""
-
-    def __init__(self, game: str, players: int, tileset_folder: str | None = None) -> None:
-        self.game = game
-        self.players = players
-        self.tileset_folder = tileset_folder
-        self._space: TrackSpace | None = None
-
-    @property
-    def space(self) -> TrackSpace:
-        if self._space is None:
-            from trackkit.games.base import get_ruleset, load_tileset  # the interface
-
-            ruleset = get_ruleset(self.game)
-            make = getattr(ruleset, "track_space", None)
-            tileset = load_tileset(self.tileset_folder, game=self.game)
-            space = make(self.players, tileset) if make is not None else None
-            if space is None:
-                raise TrackkitError(
-                    f"{ruleset.title} has no space of legal tracks to sweep (its ruleset "
-                    "gives no track_space)"
-                )
-            self._space = space
-        return self._space
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "folder": self.tileset_folder}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.game, self.players = state["game"], state["players"]
-        self.tileset_folder, self._space = state["folder"], None
-
-    @property
-    def tileset(self) -> Any:
-        return self.space.tileset
-
-    def __len__(self) -> int:
-        return len(self.space)
-
-    def track(self, rank: int) -> Any:
-        return self.space.track(rank)
-
-    def rank(self, track: Any) -> int:
-        return self.space.rank(track)
-
-    def tracks(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, Any]]:
-        return self.space.tracks(start, stop)
-
-    def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]:
-        return self.space.sample_ranks(count, seed, distinct=distinct)
-
-
 def space_of(game: str, players: int, tileset_folder: str | None = None) -> TrackSpace:
     """Every legal track of ``game`` for ``players`` with the tile set in
     ``tileset_folder`` (None: the game's own), from the game's ruleset; a clear error for
-    a game that has none."""
-    space = RulesetSpace(game, players, tileset_folder)
-    _ = space.space  # built now, so a game without a space is said at once
+    a game that has none. (Dask sends it to the workers with cloudpickle.)"""
+    from trackkit.games.base import get_ruleset, load_tileset  # the interface, not a game
+
+    ruleset = get_ruleset(game)
+    make = getattr(ruleset, "track_space", None)
+    space = make(players, load_tileset(tileset_folder, game=game)) if make is not None else None
+    if space is None:
+        raise TrackkitError(
+            f"{ruleset.title} has no space of legal tracks to sweep (its ruleset gives no "
+            "track_space)"
+        )
     return space
-
-
-def track_seed(seed: int, rank: int) -> int:
-    """The seed of the profile of the track ranked ``rank`` in a sweep seeded ``seed``:
-    from these two numbers only, so any partitioning or worker gives the same races."""
-    state = np.random.SeedSequence([seed, rank]).generate_state(1, dtype=np.uint64)
-    return int(state[0]) & SEED_MASK
 
 
 def partition_file(index: int) -> str:
