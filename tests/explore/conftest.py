@@ -1,4 +1,6 @@
-"""A local Dask cluster of two single-threaded workers, shared by the sweep tests."""
+"""A local Dask cluster of two single-threaded workers, shared by a module's sweep tests
+(and stopped after it: a cluster left running would add its threads' allocations to other
+tests' memory measurements, and forking a process that runs them is unsafe)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client() -> Iterator[Any]:
     from distributed import Client, LocalCluster
 

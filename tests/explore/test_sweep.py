@@ -104,6 +104,46 @@ def test_a_sample_is_the_same_whatever_the_partitioning(tmp_path: Path, dask_cli
     assert a["rank"].to_pylist() == space.sample_ranks(12, 0, distinct=True)
 
 
+REPEATED_SWEEPS = """
+import sys
+from distributed import Client, LocalCluster
+from sweep_spaces import PresetSpace
+from trackkit.explore.sweep import run_sweep
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
+        with Client(cluster) as client:
+            for n in range(12):
+                run_sweep(PresetSpace(size=6), f"{sys.argv[1]}/{n}", races=4, partition_size=2,
+                          client=client)
+    print("done")
+"""
+
+
+def test_sweeps_of_one_space_one_after_another_on_one_client(tmp_path: Path) -> None:
+    """The space goes to the workers under a key of its own: under its content's hash, a
+    sweep could reuse the key the sweep before was still releasing and wait for ever (it
+    did, in 3 runs out of 4 of thirty such sweeps). In a process of its own, so a hang
+    fails the test instead of stopping the suite."""
+    script = tmp_path / "repeated.py"
+    script.write_text(REPEATED_SWEEPS)
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path)],
+        cwd=ROOT,
+        env=_env(),
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("twelve sweeps of one space on one client did not finish in 150 s")
+    assert process.returncode == 0 and output.strip().endswith("done"), output
+
+
 def test_the_space_is_streamed_a_partition_at_a_time(tmp_path: Path, dask_client: Any) -> None:
     """The space refuses to give more than a partition's tracks in one call."""
     space = PresetSpace(size=30, widest=8)

@@ -689,7 +689,9 @@ def _profiled(
     worker once. An error stops the rest."""
     from distributed import as_completed
 
-    [shared] = client.scatter([space], broadcast=True)
+    # a key of its own (not the data's hash): a second sweep of the same space on this
+    # client must not share the key the first one is releasing (its tasks would wait on it)
+    [shared] = client.scatter([space], broadcast=True, hash=False)
     running: dict[str, tuple[Any, Partition]] = {}
     queue = as_completed()
 
@@ -715,6 +717,7 @@ def _profiled(
         if running:  # stopped early: cancel the rest, keep what is written
             with contextlib.suppress(Exception):
                 client.cancel([future for future, _ in running.values()])
+        shared.release()
 
 
 def _partition_task(space: TrackSpace, plan: SweepPlan, partition: Partition) -> pa.Table | str:
