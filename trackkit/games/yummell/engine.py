@@ -128,7 +128,7 @@ def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) 
     return deck.pile[deck.counts[0]]
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def reshuffle(deck: Deck, rng: np.random.Generator, dice: np.ndarray) -> bool:
     """The discard pile is shuffled into a new draw pile (p. 3); False if it is empty.
 
@@ -623,7 +623,7 @@ def first_reached(board: Board, players: Players, p: int) -> int:
     return first
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def placings(board: Board, players: Players, out: np.ndarray) -> None:
     """Placings at the end (p. 7): 1 + how many are placed before each character."""
     n = players.info.shape[0]
@@ -635,7 +635,7 @@ def placings(board: Board, players: Players, out: np.ndarray) -> None:
         out[p] = better + 1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def play_race(
     board: Board,
     players: Players,
@@ -716,7 +716,7 @@ def race_end(board: Board, players: Players, tally: Tally, winner: int) -> None:
     tally.race[STAT_WINNER_GAP] = gap
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def deal(
     players: Players,
     deck: Deck,

@@ -144,7 +144,7 @@ def greedy_route(board: Board) -> int:
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_route(
     p: int,
     board: Board,
@@ -169,7 +169,7 @@ def smart_route(
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_move_card(
     p: int,
     board: Board,
@@ -194,7 +194,7 @@ def smart_move_card(
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_mp_bonus(
     p: int,
     route: int,
@@ -314,7 +314,7 @@ def smart_rival_artefact(
     return -1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_event(
     p: int,
     board: Board,
@@ -364,7 +364,7 @@ def smart_artefact_to_activate(hand: np.ndarray, n: int, cards: np.ndarray) -> i
     return -1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_should_rest(
     p: int,
     board: Board,
