@@ -15,14 +15,18 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, config, njit, types
-from numba.core import itanium_mangler
+from numba.core import cgutils, itanium_mangler
 from numba.extending import intrinsic
 from numba.np import arrayobj
 
 if config.DISABLE_JIT:
 
     def unmanaged(values: np.ndarray) -> np.ndarray:
+        return values
+
+    def unmanaged_rows(values: np.ndarray, width: int) -> np.ndarray:
         return values
 
 else:
@@ -40,6 +44,40 @@ else:
     def unmanaged(values: np.ndarray) -> np.ndarray:
         """A view of an int64 C-contiguous array without a reference count."""
         return carray(_as_int64_pointer(values.ctypes.data), values.shape)
+
+    @intrinsic
+    def _with_row_width(typingctx, values, width):  # type: ignore[no-untyped-def]
+        if not isinstance(width, types.IntegerLiteral) or values.ndim != 2:
+            return None
+        columns = width.literal_value
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            array_type = signature.args[0]
+            ary = context.make_array(array_type)(context, builder, args[0])
+            out = context.make_array(array_type)(context, builder)
+            rows = cgutils.unpack_tuple(builder, ary.shape)[0]
+            item = context.get_abi_sizeof(context.get_data_type(array_type.dtype))
+            intp = context.get_value_type(types.intp)
+            arrayobj.populate_array(
+                out,
+                data=ary.data,
+                shape=cgutils.pack_array(builder, [rows, ir.Constant(intp, columns)]),
+                strides=cgutils.pack_array(
+                    builder, [ir.Constant(intp, columns * item), ir.Constant(intp, item)]
+                ),
+                itemsize=ary.itemsize,
+                meminfo=None,
+            )
+            return out._getvalue()
+
+        return values(values, width), codegen
+
+    @njit(cache=True, inline="always")
+    def unmanaged_rows(values: np.ndarray, width: int) -> np.ndarray:
+        """:func:`unmanaged` for a C-contiguous 2-D array whose rows hold ``width`` items
+        (a constant): inlined where ``width`` is a literal or a global, the compiled indexing
+        multiplies by the constant rather than by a row length read from memory."""
+        return _with_row_width(values, width)
 
 
 # --- compiled without numba's runtime ----------------------------------------------------

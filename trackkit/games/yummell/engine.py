@@ -17,16 +17,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import no_runtime
+from trackkit.games.unmanaged import no_runtime, unmanaged_rows
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
+    ADV_FIELDS,
     ARTEFACT,
     CARD_EFFECT,
+    CARD_FIELDS,
     CARD_NUMBER,
     CARD_PARAM,
     CARD_TERRAIN,
     CARD_TYPE,
     CHAR_ABILITY,
+    CHAR_FIELDS,
     E_BACK,
     E_BACK_IF_TERRAIN,
     E_CHALLENGE_BONUS,
@@ -105,6 +108,7 @@ from trackkit.games.yummell.state import (
     Deck,
     Players,
     Tally,
+    fixed_widths,
     note,
     rand_below,
     shuffle,
@@ -651,7 +655,12 @@ def play_race(
     character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped).
 
     Compiled on its own, without numba's runtime (:func:`~trackkit.games.unmanaged.no_runtime`),
-    and called once per race: the turn is inlined here."""
+    and called once per race: the turn is inlined here. Its arrays' rows have lengths known
+    when compiling (:func:`fixed_widths`; ``play_batch`` checks the content tables')."""
+    players, tally = fixed_widths(players, tally)
+    cards = unmanaged_rows(cards, CARD_FIELDS)
+    characters = unmanaged_rows(characters, CHAR_FIELDS)
+    advantages = unmanaged_rows(advantages, ADV_FIELDS)
     n = players.info.shape[0]
     order = tally.order
     for k in range(n):
@@ -802,6 +811,9 @@ def play_batch(
     each race's length, its counts (``stats``: one row of RACE_STATS per race), and each
     character's placing, route, character, advantage and place in the last round's turn
     order."""
+    widths = cards.shape[1], characters.shape[1], advantages.shape[1]
+    if widths[0] != CARD_FIELDS or widths[1] != CHAR_FIELDS or widths[2] != ADV_FIELDS:
+        raise ValueError("content tables with other columns than content.py's")
     board, players, deck, tally = unmanaged_state(board, players, deck, tally)
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
     fixed_characters, fixed_advantages = unmanaged(fixed_characters), unmanaged(fixed_advantages)

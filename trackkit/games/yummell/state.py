@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import unmanaged, with_runtime
+from trackkit.games.unmanaged import unmanaged, unmanaged_rows, with_runtime
+from trackkit.games.yummell.content import TERRAIN_COUNT
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
@@ -199,5 +200,36 @@ def unmanaged_state(
             u(tally.order),
             u(tally.turn_delta),
             u(tally.pool),
+        ),
+    )
+
+
+@njit(cache=True, inline="always")
+def fixed_widths(players: Players, tally: Tally) -> tuple[Players, Tally]:
+    """The same state, with the length of each 2-D array's rows a compile-time constant
+    (:func:`~trackkit.games.unmanaged.unmanaged_rows`): inlined at the start of a race, it
+    turns every ``players.hand[p, i]`` into a multiplication by a constant."""
+    r = unmanaged_rows
+    return (
+        Players(
+            r(players.info, PLAYER_FIELDS),
+            r(players.hand, MAX_HAND),
+            r(players.active, MAX_ARTEFACTS),
+            r(players.pending, MAX_ARTEFACTS),
+            r(players.curse, TERRAIN_COUNT),
+        ),
+        Tally(
+            tally.occupancy,
+            tally.tolls,
+            tally.node_time,
+            tally.node_bounce,
+            r(tally.log, LOG_FIELDS),
+            tally.log_n,
+            tally.dice,
+            tally.clock,
+            tally.race,
+            tally.order,
+            tally.turn_delta,
+            tally.pool,
         ),
     )
