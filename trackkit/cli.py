@@ -487,7 +487,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise TrackkitError(
             "--workers starts a local cluster; the cluster at --scheduler has its own workers"
         )
-    space = space_of(DEFAULT_GAME, args.players, load_tileset(args.tileset))
+    space = space_of(DEFAULT_GAME, args.players, args.tileset)
     bar, update = _progress(args, None, unit="track")
     try:
         run = run_sweep(

@@ -140,3 +140,26 @@ def test_a_track_failing_on_a_worker_is_one_line_on_stderr(tmp_path: Path) -> No
     assert result.stderr.startswith("trackkit: error: partition 1 (ranks 5-9), track rank 7: ")
     assert "no tile 99" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_sample_of_the_real_space_swept_found_and_exported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The game's own 4-player space: the exported files are the tracks of their ranks."""
+    from trackkit.games import get_ruleset
+
+    folder = tmp_path / "s"
+    code, out, err = run(
+        capsys, "sweep", "--players", "4", "--sample", "10", "--races", "20", "--no-exact",
+        "--workers", "1", "--partition-size", "4", "--out", str(folder),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "a sample of 10 of 26,640, 20 races each, no exact solver" in out
+    code, out, _ = run(capsys, "find", str(folder), "--json", "--export", str(tmp_path / "t"))
+    data = json.loads(out)
+    assert code == 0 and data["matched"] == 10 and len(data["rows"]) == 10
+    assert all(row["exact_rounds"] is None for row in data["rows"])
+    space = get_ruleset("yummell").track_space(4)
+    for path, row in zip(data["exported"], data["rows"], strict=True):
+        assert space.rank(load_track(path)) == row["rank"]
+        assert Path(path).name == f"4-player-{row['rank']}.toml"

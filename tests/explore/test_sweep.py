@@ -29,6 +29,7 @@ from trackkit.explore.sweep import (
     prepare_folder,
     read_sweep,
     run_sweep,
+    space_of,
     sweep_status,
     track_seed,
 )
@@ -293,19 +294,36 @@ def external_cluster(tmp_path: Path) -> Iterator[str]:
 
 
 def test_an_external_cluster_gives_the_same_table(
-    tmp_path: Path, dask_client: Any, external_cluster: str
+    tmp_path: Path, dask_client: Any, external_cluster: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    space = PresetSpace(size=24)
-    folder = tmp_path / "remote"
-    # the workers join in their own time: wait for both before counting them
+    """`trackkit sweep --scheduler` on a scheduler and two workers started apart, over a
+    sample of the real 4-player space: the same table as a local cluster's."""
     from distributed import Client
 
-    with Client(external_cluster, timeout="30s") as client:
+    from trackkit.cli import main
+
+    with Client(external_cluster, timeout="30s") as client:  # the workers join in their time
         client.wait_for_workers(2, timeout=120)
-    run = run_sweep(space, folder, races=RACES, partition_size=5, scheduler=external_cluster)
-    assert run.workers == 2 and run.status.complete
-    run_sweep(space, tmp_path / "local", races=RACES, partition_size=9, client=dask_client)
-    assert _table(folder).equals(_table(tmp_path / "local"))
+    remote = tmp_path / "remote"
+    sweep = ["sweep", "--players", "4", "--sample", "24", "--races", str(RACES)]
+    code = main(
+        [*sweep, "--partition-size", "5", "--scheduler", external_cluster, "--out", str(remote)]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "24 tracks in" in out and "on 2 workers" in out
+    local = tmp_path / "local"
+    space = space_of("yummell", 4)
+    run_sweep(space, local, races=RACES, sample=24, partition_size=9, client=dask_client)
+    table = _table(remote)
+    assert table.num_rows == 24 and table["rank"].to_pylist() == sorted(
+        space.sample_ranks(24, 0, distinct=True)
+    )
+    assert table.equals(_table(local))
+
+
+def test_a_game_without_a_track_space_cannot_be_swept() -> None:
+    with pytest.raises(TrackkitError, match="Snow Tails 2 has no space of legal tracks to sweep"):
+        space_of("snowtails", 4)
 
 
 def test_an_unreachable_scheduler_is_one_clear_error(

@@ -8,8 +8,8 @@ cut into partitions of ``partition_size`` consecutive tracks; partition ``i`` be
 ``DIR/part-{i:06d}.parquet``, written under a temporary name and renamed into place, so a
 sweep that is killed leaves only whole partitions, and starting it again profiles only
 the partitions missing. Each track's seed comes from the sweep's seed and the track's rank
-alone (:func:`track_seed`), so the table is the same whatever the partitioning, the
-number of workers or the cluster.
+alone (:func:`~trackkit.explore.seeds.track_seed`), so the table is the same whatever the
+partitioning, the number of workers or the cluster.
 
 Memory stays flat however large the space: partitions are described lazily, at most a few
 per worker are in flight, and each worker streams its partition's tracks from the space.
@@ -43,6 +43,7 @@ import pyarrow.parquet as pq
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURE_KEYS, profile_track
+from trackkit.explore.seeds import track_seed
 
 MANIFEST = "sweep.json"
 MANIFEST_FORMAT = 1
@@ -50,7 +51,6 @@ PARTITION_SIZE = 500
 IN_FLIGHT_PER_WORKER = 3  # partitions queued per worker: enough to keep each one busy
 CONNECT_SECONDS = 20  # how long to try to reach a scheduler
 PART_NAME = re.compile(r"part-([0-9]{6,})\.parquet")
-SEED_MASK = 2**63 - 1  # a track's seed fits Parquet's int64
 Progress = Callable[[int, int], None]
 
 
@@ -70,29 +70,21 @@ class TrackSpace(Protocol):
     def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]: ...
 
 
-def space_of(game: str, players: int, tileset: Any = None) -> TrackSpace:
-    """Every legal track of ``game`` for ``players`` with ``tileset`` (None: the game's
-    own), from the game's ruleset; a clear error for a game that has no such space."""
-    from trackkit.games import get_ruleset  # the registry, not a game
+def space_of(game: str, players: int, tileset_folder: str | None = None) -> TrackSpace:
+    """Every legal track of ``game`` for ``players`` with the tile set in
+    ``tileset_folder`` (None: the game's own), from the game's ruleset; a clear error for
+    a game that has none. (Dask sends it to the workers with cloudpickle.)"""
+    from trackkit.games.base import get_ruleset, load_tileset  # the interface, not a game
 
     ruleset = get_ruleset(game)
     make = getattr(ruleset, "track_space", None)
-    if tileset is None and hasattr(ruleset, "default_tileset"):
-        tileset = ruleset.default_tileset()
-    space = make(players, tileset) if make is not None else None
+    space = make(players, load_tileset(tileset_folder, game=game)) if make is not None else None
     if space is None:
         raise TrackkitError(
             f"{ruleset.title} has no space of legal tracks to sweep (its ruleset gives no "
             "track_space)"
         )
     return space
-
-
-def track_seed(seed: int, rank: int) -> int:
-    """The seed of the profile of the track ranked ``rank`` in a sweep seeded ``seed``:
-    from these two numbers only, so any partitioning or worker gives the same races."""
-    state = np.random.SeedSequence([seed, rank]).generate_state(1, dtype=np.uint64)
-    return int(state[0]) & SEED_MASK
 
 
 def partition_file(index: int) -> str:
@@ -566,13 +558,22 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
     count = workers or os.cpu_count() or 1
     if count < 1:
         raise TrackkitError(f"a sweep needs at least 1 worker, not {count}")
-    cluster = LocalCluster(
-        n_workers=count,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",  # no fixed port: several sweeps may run at once
-        silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
-    )
+    import dask
+
+    # Dask sets MALLOC_TRIM_THRESHOLD_ in its workers to hand memory back early; that also
+    # stops glibc from raising its mmap threshold, and the solver's arrays are then mapped
+    # and unmapped track after track: a tenth of the time in page faults. A profile's
+    # memory is small and bounded, so the workers keep glibc's own behaviour.
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+        cluster = LocalCluster(
+            n_workers=count,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # no fixed port: several sweeps may run at once
+            silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
+        )
     try:
         with Client(cluster) as client:
             yield client
