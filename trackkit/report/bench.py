@@ -404,8 +404,8 @@ def time_sweep(
     cost_tracks: int | None = None,
 ) -> SweepBench:
     """Time sweeps of ``tracks`` sampled 4-player tracks on each number of ``workers``,
-    and ``cost_tracks`` (default a third of ``tracks``) of each other player count on the
-    most workers; the space sizes for the extrapolations."""
+    and ``cost_tracks`` (default as many) of each other player count on the most workers;
+    the space sizes for the extrapolations."""
     from trackkit.explore.sweep import space_of
 
     seconds, overhead = {}, {}
@@ -413,7 +413,7 @@ def time_sweep(
         seconds[count], overhead[count] = _timed_sweep(4, tracks, races, count, seed=1)
     most = max(workers)
     cost = {4: most * seconds[most] / tracks}
-    cost_tracks = cost_tracks or max(1, tracks // 3)
+    cost_tracks = cost_tracks or tracks
     for count in players:
         if count != 4:
             spent, _ = _timed_sweep(count, cost_tracks, races, most, seed=1)

@@ -120,10 +120,11 @@ def sweep_bench_text(bench: SweepBench) -> str:
         f"{bench.cost_tracks:,} sampled tracks), and the full sweep extrapolated:",
     ]
     for players, size in bench.space_sizes.items():
+        needed = bench.workers_for(players)
         lines.append(
             f"  {players} players: {bench.track_seconds[players] * 1000:.1f} ms/track; "
             f"{size:,} tracks: {_duration(bench.full_sweep_seconds(players, most))} on {most} "
-            f"worker{'s' if most > 1 else ''}, {bench.workers_for(players):,} workers for "
-            "one hour"
+            f"worker{'s' if most > 1 else ''}, {needed:,} worker{'s' if needed > 1 else ''} "
+            "for one hour"
         )
     return "\n".join(lines)
