@@ -461,6 +461,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from trackkit.report.bench import run_bench
 
+    if args.search:
+        from trackkit.report.bench_search import SEARCH_PLAYERS, bench_search, bench_search_text
+
+        searched = bench_search(get_ruleset(DEFAULT_GAME).track_space(SEARCH_PLAYERS))
+        _emit(args, searched.to_json(), bench_search_text(searched))
+        return EXIT_OK
     if args.sweep:
         from trackkit.report.bench import time_sweep
         from trackkit.report.sweep import sweep_bench_text
@@ -741,6 +747,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--cold",
         action="store_true",
         help="also time the first compile with an empty numba cache (minutes)",
+    )
+    p.add_argument(
+        "--search",
+        action="store_true",
+        help="compare the search (MAP-Elites) with uniform random sampling instead (a minute)",
     )
     p.add_argument(
         "--sweep",

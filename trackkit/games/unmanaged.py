@@ -15,12 +15,18 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, config, njit, types
+from numba.core import cgutils, itanium_mangler
 from numba.extending import intrinsic
+from numba.np import arrayobj
 
 if config.DISABLE_JIT:
 
     def unmanaged(values: np.ndarray) -> np.ndarray:
+        return values
+
+    def unmanaged_rows(values: np.ndarray, width: int) -> np.ndarray:
         return values
 
 else:
@@ -39,6 +45,40 @@ else:
         """A view of an int64 C-contiguous array without a reference count."""
         return carray(_as_int64_pointer(values.ctypes.data), values.shape)
 
+    @intrinsic
+    def _with_row_width(typingctx, values, width):  # type: ignore[no-untyped-def]
+        if not isinstance(width, types.IntegerLiteral) or values.ndim != 2:
+            return None
+        columns = width.literal_value
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            array_type = signature.args[0]
+            ary = context.make_array(array_type)(context, builder, args[0])
+            out = context.make_array(array_type)(context, builder)
+            rows = cgutils.unpack_tuple(builder, ary.shape)[0]
+            item = context.get_abi_sizeof(context.get_data_type(array_type.dtype))
+            intp = context.get_value_type(types.intp)
+            arrayobj.populate_array(
+                out,
+                data=ary.data,
+                shape=cgutils.pack_array(builder, [rows, ir.Constant(intp, columns)]),
+                strides=cgutils.pack_array(
+                    builder, [ir.Constant(intp, columns * item), ir.Constant(intp, item)]
+                ),
+                itemsize=ary.itemsize,
+                meminfo=None,
+            )
+            return out._getvalue()
+
+        return values(values, width), codegen
+
+    @njit(cache=True, inline="always")
+    def unmanaged_rows(values: np.ndarray, width: int) -> np.ndarray:
+        """:func:`unmanaged` for a C-contiguous 2-D array whose rows hold ``width`` items
+        (a constant): inlined where ``width`` is a literal or a global, the compiled indexing
+        multiplies by the constant rather than by a row length read from memory."""
+        return _with_row_width(values, width)
+
 
 # --- compiled without numba's runtime ----------------------------------------------------
 #
@@ -53,13 +93,68 @@ else:
 # 0.68 at least: pyproject.toml pins the numba it was measured with).
 
 
-def no_runtime(function: Callable[..., Any]) -> Any:
+def no_runtime(function: Callable[..., Any] | None = None, *, wraparound: bool = True) -> Any:
     """``function`` compiled (and cached) without numba's runtime: no reference counting,
-    no allocation. Plain Python under ``NUMBA_DISABLE_JIT=1``."""
-    return njit(cache=True, _nrt=False)(function)
+    no allocation. Plain Python under ``NUMBA_DISABLE_JIT=1``.
+
+    ``wraparound=False`` also compiles its array indexing, and that of everything inlined
+    into it, without negative indices counting from the end (see below): for code whose
+    every index is a position, 0 or more, as it must then be in Python too, so compiled
+    and interpreted runs stay identical. ``@no_runtime`` or ``@no_runtime(wraparound=False)``.
+    """
+
+    def compile_it(f: Callable[..., Any]) -> Any:
+        if not wraparound:
+            _NO_WRAPAROUND.add(_mangled_prefix(f))
+        return njit(cache=True, _nrt=False)(f)
+
+    return compile_it if function is None else compile_it(function)
 
 
 def with_runtime(function: Callable[..., Any]) -> Any:
     """``function`` compiled with numba's runtime, also when a :func:`no_runtime` function
     calls it: for the little that allocates."""
     return njit(cache=True, _nrt=True)(function)
+
+
+# --- indexing without negative-index wraparound -------------------------------------------
+#
+# numba gives every array index of a signed integer Python's meaning: ``a[-1]`` is the last
+# item, so each index costs a compare, an add and a select on the array's length (and keeps
+# the length live). In the Yummell race the indices are all positions (players, squares,
+# cards, columns) and never negative, yet those checks were about a fifth of a race (perf:
+# sign-extensions and reloaded lengths all through the movement loop; measured +24 % races
+# per second for the standard workload, +30 % for movement without them). numba has no
+# option for it, so its index fix-up is wrapped: for the functions registered by
+# ``no_runtime(wraparound=False)``, recognised by the name of the compiled function the
+# index is emitted in (an inlined helper is emitted in its caller), an index is used as it
+# is; everything else, the exact solver and other games included, compiles as before. With
+# boundscheck off (numba's default) a negative index would read outside the array: those
+# functions must not use one (the tests compare their races with plain Python's).
+
+_NO_WRAPAROUND: set[str] = set()
+
+
+def _mangled_prefix(function: Callable[..., Any]) -> str:
+    """The start of the symbol numba gives a compilation of ``function``
+    (``_ZN8trackkit5games...9play_race`` then its ABI tags and argument types)."""
+    name = f"{function.__module__}.{function.__qualname__}"
+    return itanium_mangler.PREFIX + itanium_mangler.mangle_identifier(name)[:-1]
+
+
+def _install_index_fix() -> None:
+    original = arrayobj.fix_integer_index
+    if getattr(original, "_trackkit", False):
+        return
+
+    def fix_integer_index(context, builder, idxty, idx, size):  # type: ignore[no-untyped-def]
+        if idxty.signed and builder.function.name.startswith(tuple(_NO_WRAPAROUND)):
+            return context.cast(builder, idx, idxty, types.intp)
+        return original(context, builder, idxty, idx, size)
+
+    fix_integer_index._trackkit = True  # type: ignore[attr-defined]
+    arrayobj.fix_integer_index = fix_integer_index
+
+
+if not config.DISABLE_JIT:
+    _install_index_fix()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
@@ -127,6 +128,7 @@ def test_streaming_does_not_grow_with_the_number_of_tracks() -> None:
     space = TrackSpace(8)
 
     def peak(count: int) -> int:
+        gc.collect()  # garbage of earlier tests is not this stream's
         tracemalloc.start()
         for _ in space.tracks(1_000_000, 1_000_000 + count):
             pass
@@ -134,7 +136,11 @@ def test_streaming_does_not_grow_with_the_number_of_tracks() -> None:
         tracemalloc.stop()
         return peak
 
-    assert peak(20_000) < 2 * peak(200) + 20_000
+    peak(
+        2_000
+    )  # caches filled on first use (in a full run, perhaps by another test) are not growth
+    # holding 20,000 tracks would take megabytes; a stream holds one at a time
+    assert peak(20_000) < 2 * peak(2_000) + 100_000
 
 
 def test_rank_refuses_a_track_outside_the_space(tileset: TileSet) -> None:

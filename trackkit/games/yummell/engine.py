@@ -17,16 +17,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import no_runtime
+from trackkit.games.unmanaged import no_runtime, unmanaged_rows
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
+    ADV_FIELDS,
     ARTEFACT,
     CARD_EFFECT,
+    CARD_FIELDS,
     CARD_NUMBER,
     CARD_PARAM,
     CARD_TERRAIN,
     CARD_TYPE,
     CHAR_ABILITY,
+    CHAR_FIELDS,
     E_BACK,
     E_BACK_IF_TERRAIN,
     E_CHALLENGE_BONUS,
@@ -67,6 +70,11 @@ from trackkit.games.yummell.rules import (
     rest,
 )
 from trackkit.games.yummell.state import (
+    ACTIVE_N,
+    ADVANTAGE,
+    ARRIVAL,
+    CHARACTER,
+    HAND_N,
     LOG_ACTIVATE,
     LOG_ARTEFACT,
     LOG_BOUNCE,
@@ -82,17 +90,25 @@ from trackkit.games.yummell.state import (
     LOG_USE_ON_RIVAL,
     MAX_ARTEFACTS,
     MAX_HAND,
+    ORDER_POS,
+    PENDING_N,
+    POLICY,
+    POS,
     RACE_LEADERS,
     RACE_STATS,
+    REACHED,
+    ROUTE,
     STAT_BOUNCES,
     STAT_LAST_ROUND,
     STAT_LEAD_CHANGES,
     STAT_LOST,
     STAT_WINNER_GAP,
+    TOLL,
     Board,
     Deck,
     Players,
     Tally,
+    fixed_widths,
     note,
     rand_below,
     shuffle,
@@ -109,26 +125,28 @@ MAX_ROUNDS = 400  # a race still running then is stopped and counted as capped
 def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) -> int:
     """Draw a card id; -1 if every card is in a hand or in play."""
     if deck.counts[2]:
-        return rand_below(rng, tally, cards.shape[0])
-    if deck.counts[0] == 0 and not reshuffle(deck, rng, tally):
+        return rand_below(rng, tally.dice, cards.shape[0])
+    if deck.counts[0] == 0 and not reshuffle(deck, rng, tally.dice):
         return -1
     deck.counts[0] -= 1
     return deck.pile[deck.counts[0]]
 
 
-@no_runtime
-def reshuffle(deck: Deck, rng: np.random.Generator, tally: Tally) -> bool:
+@no_runtime(wraparound=False)
+def reshuffle(deck: Deck, rng: np.random.Generator, dice: np.ndarray) -> bool:
     """The discard pile is shuffled into a new draw pile (p. 3); False if it is empty.
 
     Compiled on its own, not inlined: it runs once per pass through the deck, and each
-    inlined copy would lengthen the compiled turn (and its compile time) for nothing."""
+    inlined copy would lengthen the compiled turn (and its compile time) for nothing; it
+    takes only the arrays it needs, as passing a state tuple to a call costs one argument
+    per array."""
     n = deck.counts[1]
     if n == 0:
         return False
     for i in range(n):
         deck.pile[i] = deck.discard[i]
     deck.counts[0], deck.counts[1] = n, 0
-    shuffle(deck.pile, n, rng, tally)
+    shuffle(deck.pile, n, rng, dice)
     return True
 
 
@@ -140,35 +158,36 @@ def discard(deck: Deck, card: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def pop_at(values: np.ndarray, counts: np.ndarray, p: int, index: int) -> int:
-    """Take the card at ``index`` of player ``p``'s row (a hand, its artefacts)."""
+def pop_at(values: np.ndarray, info: np.ndarray, count: int, p: int, index: int) -> int:
+    """Take the card at ``index`` of player ``p``'s row (a hand, its artefacts), whose
+    length is column ``count`` of ``info``."""
     card = values[p, index]
-    last = counts[p] - 1
+    last = info[p, count] - 1
     values[p, index] = values[p, last]
-    counts[p] = last
+    info[p, count] = last
     return card
 
 
 @njit(cache=True, inline="always")
 def take_from_hand(players: Players, p: int, index: int) -> int:
-    return pop_at(players.hand, players.hand_n, p, index)
+    return pop_at(players.hand, players.info, HAND_N, p, index)
 
 
 @njit(cache=True, inline="always")
 def add_to_hand(players: Players, p: int, card: int) -> None:
-    if card >= 0 and players.hand_n[p] < MAX_HAND:
-        players.hand[p, players.hand_n[p]] = card
-        players.hand_n[p] += 1
+    if card >= 0 and players.info[p, HAND_N] < MAX_HAND:
+        players.hand[p, players.info[p, HAND_N]] = card
+        players.info[p, HAND_N] += 1
 
 
 @njit(cache=True, inline="always")
 def take_artefact(players: Players, p: int, index: int) -> int:
-    return pop_at(players.active, players.active_n, p, index)
+    return pop_at(players.active, players.info, ACTIVE_N, p, index)
 
 
 @njit(cache=True, inline="always")
 def find_artefact(players: Players, cards: np.ndarray, p: int, effect: int) -> int:
-    for i in range(players.active_n[p]):
+    for i in range(players.info[p, ACTIVE_N]):
         if cards[players.active[p, i], CARD_EFFECT] == effect:
             return i
     return -1
@@ -182,33 +201,33 @@ def place(board: Board, players: Players, tally: Tally, p: int, index: int, rnd:
     """Move ``p`` to ``index`` on its route, keeping square occupancy; finishing if it is
     the last square."""
     old = node_of(board, players, p)
-    toll = players.toll[p]
+    toll = players.info[p, TOLL]
     if old >= 0:
         tally.occupancy[old] -= 1
         tally.tolls[old] -= toll
-    players.pos[p] = index
+    players.info[p, POS] = index
     new = node_of(board, players, p)
     if new != old:
         tally.clock[0] += 1
-        players.reached[p] = tally.clock[0]
+        players.info[p, REACHED] = tally.clock[0]
     if new >= 0:
         tally.occupancy[new] += 1
         tally.tolls[new] += toll
-    if new == board.finish and players.arrival[p] == 0:
+    if new == board.finish and players.info[p, ARRIVAL] == 0:
         arrived = 1
-        for q in range(players.pos.shape[0]):
-            if players.arrival[q] > 0:
+        for q in range(players.info.shape[0]):
+            if players.info[q, ARRIVAL] > 0:
                 arrived += 1
-        players.arrival[p] = arrived
+        players.info[p, ARRIVAL] = arrived
         note(tally, rnd, p, LOG_FINISH, -1, arrived, index, index, -1)
 
 
 @njit(cache=True, inline="always")
 def send_back(board: Board, players: Players, tally: Tally, p: int, rnd: int) -> None:
     """Back to the first square behind that can host (losing a challenge, some events)."""
-    if players.pos[p] < 0:
+    if players.info[p, POS] < 0:
         return
-    behind = fall_back(board, tally, players.route[p], players.pos[p] - 1, -1)
+    behind = fall_back(board, tally, players.info[p, ROUTE], players.info[p, POS] - 1, -1)
     place(board, players, tally, p, behind, rnd)
 
 
@@ -233,7 +252,7 @@ def play_against(
 
     Inlined in its three callers: a call would pass the whole state, about 36 arrays, and
     measured 5-7 % slower races than the longer compile of three copies."""
-    if players.arrival[target] > 0:
+    if players.info[target, ARRIVAL] > 0:
         return  # immune once finished (p. 7)
     ward = smart_ward(card, target, board, players, cards, characters, advantages)
     if ward >= 0:
@@ -241,8 +260,8 @@ def play_against(
         note(tally, rnd, target, LOG_USE_ARTEFACT, card, 0, -1, -1, -1)
         return
     effect = cards[card, CARD_EFFECT]
-    character = characters[players.character[target]]
-    advantage = advantages[players.advantage[target]]
+    character = characters[players.info[target, CHARACTER]]
+    advantage = advantages[players.info[target, ADVANTAGE]]
     if effect in (E_BACK_IF_TERRAIN, E_BACK):
         node = node_of(board, players, target)
         if node < 0 or is_steady(character, advantage):
@@ -253,8 +272,8 @@ def play_against(
         players.curse[target, cards[card, CARD_TERRAIN]] += cards[card, CARD_PARAM]
     elif effect == E_DISCARD:
         for _ in range(cards[card, CARD_PARAM]):
-            if players.hand_n[target] > 0:
-                lowest = lowest_card(players.hand[target], players.hand_n[target], cards)
+            if players.info[target, HAND_N] > 0:
+                lowest = lowest_card(players.hand[target], players.info[target, HAND_N], cards)
                 discard(deck, take_from_hand(players, target, lowest))
     # terrain-cost and extra-mp help only the one who plays them before moving
 
@@ -289,13 +308,15 @@ def steal_artefact(board: Board, players: Players, tally: Tally, p: int, rnd: in
     node = node_of(board, players, p)
     if node < 0 or node == board.finish:
         return
-    for q in range(players.pos.shape[0]):
-        if q != p and players.arrival[q] == 0 and node_of(board, players, q) == node:
-            if players.active_n[q] > 0 and players.active_n[p] < MAX_ARTEFACTS:
-                card = take_artefact(players, q, players.active_n[q] - 1)
-                players.active[p, players.active_n[p]] = card
-                players.active_n[p] += 1
-                note(tally, rnd, p, LOG_STEAL, card, 0, players.pos[p], players.pos[p], q)
+    for q in range(players.info.shape[0]):
+        if q != p and players.info[q, ARRIVAL] == 0 and node_of(board, players, q) == node:
+            if players.info[q, ACTIVE_N] > 0 and players.info[p, ACTIVE_N] < MAX_ARTEFACTS:
+                card = take_artefact(players, q, players.info[q, ACTIVE_N] - 1)
+                players.active[p, players.info[p, ACTIVE_N]] = card
+                players.info[p, ACTIVE_N] += 1
+                note(
+                    tally, rnd, p, LOG_STEAL, card, 0, players.info[p, POS], players.info[p, POS], q
+                )
                 return
 
 
@@ -318,31 +339,31 @@ def encounter(
         return
     kind = cards[card, CARD_TYPE]
     if kind == ARTEFACT:
-        if players.active_n[p] < MAX_ARTEFACTS:
-            players.active[p, players.active_n[p]] = card
-            players.active_n[p] += 1
-        note(tally, rnd, p, LOG_ARTEFACT, card, 0, players.pos[p], players.pos[p], -1)
+        if players.info[p, ACTIVE_N] < MAX_ARTEFACTS:
+            players.active[p, players.info[p, ACTIVE_N]] = card
+            players.info[p, ACTIVE_N] += 1
+        note(tally, rnd, p, LOG_ARTEFACT, card, 0, players.info[p, POS], players.info[p, POS], -1)
         return
     if kind == EVENT:
-        before = players.pos[p]
+        before = players.info[p, POS]
         if cards[card, 7]:  # arrow: played against the one who drew it
             play_against(card, p, board, players, deck, tally, cards, characters, advantages, rnd)
-        note(tally, rnd, p, LOG_EVENT, card, 0, before, players.pos[p], -1)
+        note(tally, rnd, p, LOG_EVENT, card, 0, before, players.info[p, POS], -1)
         discard(deck, card)
         return
-    character = characters[players.character[p]]
-    advantage = advantages[players.advantage[p]]
+    character = characters[players.info[p, CHARACTER]]
+    advantage = advantages[players.info[p, ADVANTAGE]]
     bonus = 0
     choice = choose_challenge_card(
-        players.policy[p],
+        players.info[p, POLICY],
         players.hand[p],
-        players.hand_n[p],
+        players.info[p, HAND_N],
         cards,
         character,
         advantage,
         cards[card],
     )
-    if players.policy[p] != GREEDY:
+    if players.info[p, POLICY] != GREEDY:
         bonus_index = find_artefact(players, cards, p, E_CHALLENGE_BONUS)
         if bonus_index >= 0 and choice >= 0:
             number = cards[players.hand[p, choice], CARD_NUMBER]
@@ -360,14 +381,14 @@ def encounter(
         discard(deck, played)
     if not won:
         tally.race[STAT_LOST] += 1
-    before = players.pos[p]
+    before = players.info[p, POS]
     after = before
     if won:
-        node = board.route_nodes[players.route[p], before + 1]
+        node = board.route_nodes[players.info[p, ROUTE], before + 1]
         if can_host(tally.occupancy[node], node == board.finish):
             after = before + 1
     elif before >= 0:
-        after = fall_back(board, tally, players.route[p], before - 1, -1)
+        after = fall_back(board, tally, players.info[p, ROUTE], before - 1, -1)
     note(tally, rnd, p, LOG_CHALLENGE, card, 1 if won else 0, before, after, played)
     place(board, players, tally, p, after, rnd)
     discard(deck, card)
@@ -387,9 +408,9 @@ def take_turn(
     rng: np.random.Generator,
     rnd: int,
 ) -> None:
-    policy = players.policy[p]
-    advantage = advantages[players.advantage[p]]
-    character = characters[players.character[p]]
+    policy = players.info[p, POLICY]
+    advantage = advantages[players.info[p, ADVANTAGE]]
+    character = characters[players.info[p, CHARACTER]]
     turn_delta = tally.turn_delta  # this turn's terrain events, none yet
     turn_delta[:] = 0
 
@@ -408,16 +429,32 @@ def take_turn(
             if effect == E_TERRAIN_COST:
                 turn_delta[cards[event_card, CARD_TERRAIN]] += cards[event_card, CARD_PARAM]
                 note(
-                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                    tally,
+                    rnd,
+                    p,
+                    LOG_PLAY_EVENT,
+                    event_card,
+                    0,
+                    players.info[p, POS],
+                    players.info[p, POS],
+                    p,
                 )
             elif effect == E_EXTRA_MP:
                 extra_mp += cards[event_card, CARD_PARAM]
                 note(
-                    tally, rnd, p, LOG_PLAY_EVENT, event_card, 0, players.pos[p], players.pos[p], p
+                    tally,
+                    rnd,
+                    p,
+                    LOG_PLAY_EVENT,
+                    event_card,
+                    0,
+                    players.info[p, POS],
+                    players.info[p, POS],
+                    p,
                 )
             else:
                 target = leader(p, board, players)
-                before = players.pos[target]
+                before = players.info[target, POS]
                 play_against(
                     event_card,
                     target,
@@ -438,16 +475,16 @@ def take_turn(
                     event_card,
                     0,
                     before,
-                    players.pos[target],
+                    players.info[target, POS],
                     target,
                 )
             discard(deck, event_card)
         else:
-            artefact = smart_artefact_to_activate(players.hand[p], players.hand_n[p], cards)
-            if artefact >= 0 and players.pending_n[p] < MAX_ARTEFACTS:
+            artefact = smart_artefact_to_activate(players.hand[p], players.info[p, HAND_N], cards)
+            if artefact >= 0 and players.info[p, PENDING_N] < MAX_ARTEFACTS:
                 card = take_from_hand(players, p, artefact)
-                players.pending[p, players.pending_n[p]] = card
-                players.pending_n[p] += 1
+                players.pending[p, players.info[p, PENDING_N]] = card
+                players.info[p, PENDING_N] += 1
                 note(tally, rnd, p, LOG_ACTIVATE, card, 0, -1, -1, -1)
 
     # active artefacts that hurt a rival, each used once and discarded (no limit per turn)
@@ -456,11 +493,21 @@ def take_turn(
         used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
         while used >= 0:
             artefact = take_artefact(players, p, used)
-            before = players.pos[target]
+            before = players.info[target, POS]
             play_against(
                 artefact, target, board, players, deck, tally, cards, characters, advantages, rnd
             )
-            note(tally, rnd, p, LOG_USE_ON_RIVAL, artefact, 0, before, players.pos[target], target)
+            note(
+                tally,
+                rnd,
+                p,
+                LOG_USE_ON_RIVAL,
+                artefact,
+                0,
+                before,
+                players.info[target, POS],
+                target,
+            )
             discard(deck, artefact)
             used = smart_rival_artefact(p, target, board, players, cards, characters, advantages)
 
@@ -469,20 +516,20 @@ def take_turn(
     )
     if resting:
         lifted = rest(players.curse[p])
-        note(tally, rnd, p, LOG_REST, -1, lifted, players.pos[p], players.pos[p], -1)
-    elif players.hand_n[p] > 0:
+        note(tally, rnd, p, LOG_REST, -1, lifted, players.info[p, POS], players.info[p, POS], -1)
+    elif players.info[p, HAND_N] > 0:
         # 2. Movement
-        if players.route[p] < 0:
+        if players.info[p, ROUTE] < 0:
             if policy == GREEDY:
-                players.route[p] = greedy_route(board)
+                players.info[p, ROUTE] = greedy_route(board)
             else:
-                players.route[p] = smart_route(
+                players.info[p, ROUTE] = smart_route(
                     p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
                 )
-            note(tally, rnd, p, LOG_ROUTE, -1, players.route[p], -1, -1, -1)
-        route = players.route[p]
+            note(tally, rnd, p, LOG_ROUTE, -1, players.info[p, ROUTE], -1, -1, -1)
+        route = players.info[p, ROUTE]
         if policy == GREEDY:
-            index = highest_card(players.hand[p], players.hand_n[p], cards)
+            index = highest_card(players.hand[p], players.info[p, HAND_N], cards)
         else:
             index = smart_move_card(
                 p, board, players, tally, cards, characters, advantages, extra_mp, turn_delta
@@ -499,7 +546,7 @@ def take_turn(
                 discard(deck, used)
                 note(tally, rnd, p, LOG_USE_ARTEFACT, used, cards[used, CARD_PARAM], -1, -1, -1)
         discard(deck, card)
-        start = players.pos[p]
+        start = players.info[p, POS]
         reached = furthest(
             board, players, tally, characters, advantages, p, route, start, mp, turn_delta
         )
@@ -510,7 +557,7 @@ def take_turn(
             note(tally, rnd, p, LOG_BOUNCE, -1, 0, reached, end, -1)
         note(tally, rnd, p, LOG_MOVE, card, mp, start, end, -1)
         place(board, players, tally, p, end, rnd)
-        if players.arrival[p] > 0:
+        if players.info[p, ARRIVAL] > 0:
             return  # no encounter on the last square
         if character[CHAR_ABILITY] == E_CLEPTOMANIA:
             steal_artefact(board, players, tally, p, rnd)
@@ -519,23 +566,23 @@ def take_turn(
         # 3. Encounter, when the character advanced at least one square
         if encounters and end > start:
             encounter(p, board, players, deck, tally, cards, characters, advantages, rng, rnd)
-            if players.arrival[p] > 0:
+            if players.info[p, ARRIVAL] > 0:
                 return
 
     # 4. Replenishment: discard down to or draw up to four; artefacts become active
-    while players.hand_n[p] > HAND_SIZE:
-        lowest = lowest_card(players.hand[p], players.hand_n[p], cards)
+    while players.info[p, HAND_N] > HAND_SIZE:
+        lowest = lowest_card(players.hand[p], players.info[p, HAND_N], cards)
         discard(deck, take_from_hand(players, p, lowest))
-    while players.hand_n[p] < HAND_SIZE:
+    while players.info[p, HAND_N] < HAND_SIZE:
         card = draw(deck, cards, rng, tally)
         if card < 0:
             break
         add_to_hand(players, p, card)
-    for i in range(players.pending_n[p]):
-        if players.active_n[p] < MAX_ARTEFACTS:
-            players.active[p, players.active_n[p]] = players.pending[p, i]
-            players.active_n[p] += 1
-    players.pending_n[p] = 0
+    for i in range(players.info[p, PENDING_N]):
+        if players.info[p, ACTIVE_N] < MAX_ARTEFACTS:
+            players.active[p, players.info[p, ACTIVE_N]] = players.pending[p, i]
+            players.info[p, ACTIVE_N] += 1
+    players.info[p, PENDING_N] = 0
     node = node_of(board, players, p)
     if node >= 0:
         tally.node_time[node] += 1
@@ -553,13 +600,13 @@ def ahead_of(board: Board, players: Players, q: int, p: int) -> bool:
     squares to go (on different start paths) are told apart by who reached their square
     first, as finishers are (a modelling decision: the rulebook is silent).
     """
-    if players.arrival[p] > 0:
-        return 0 < players.arrival[q] < players.arrival[p]
-    if players.arrival[q] > 0:
+    if players.info[p, ARRIVAL] > 0:
+        return 0 < players.info[q, ARRIVAL] < players.info[p, ARRIVAL]
+    if players.info[q, ARRIVAL] > 0:
         return True
-    if players.pos[q] < 0 or players.pos[p] < 0:
+    if players.info[q, POS] < 0 or players.info[p, POS] < 0:
         # before the start is behind every square; two there share one place
-        return players.pos[p] < 0 <= players.pos[q]
+        return players.info[p, POS] < 0 <= players.info[q, POS]
     if node_of(board, players, q) == node_of(board, players, p):
         return False
     left_q, left_p = remaining(board, players, q), remaining(board, players, p)
@@ -573,17 +620,17 @@ def first_reached(board: Board, players: Players, p: int) -> int:
     """When the first of the characters now on ``p``'s square reached it: characters who
     draw share one place, so they share one arrival."""
     node = node_of(board, players, p)
-    first = players.reached[p]
-    for q in range(players.pos.shape[0]):
-        if players.arrival[q] == 0 and node_of(board, players, q) == node:
-            first = min(first, players.reached[q])
+    first = players.info[p, REACHED]
+    for q in range(players.info.shape[0]):
+        if players.info[q, ARRIVAL] == 0 and node_of(board, players, q) == node:
+            first = min(first, players.info[q, REACHED])
     return first
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def placings(board: Board, players: Players, out: np.ndarray) -> None:
     """Placings at the end (p. 7): 1 + how many are placed before each character."""
-    n = players.pos.shape[0]
+    n = players.info.shape[0]
     for p in range(n):
         better = 0
         for q in range(n):
@@ -592,7 +639,7 @@ def placings(board: Board, players: Players, out: np.ndarray) -> None:
         out[p] = better + 1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def play_race(
     board: Board,
     players: Players,
@@ -608,18 +655,23 @@ def play_race(
     character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped).
 
     Compiled on its own, without numba's runtime (:func:`~trackkit.games.unmanaged.no_runtime`),
-    and called once per race: the turn is inlined here."""
-    n = players.pos.shape[0]
+    and called once per race: the turn is inlined here. Its arrays' rows have lengths known
+    when compiling (:func:`fixed_widths`; ``play_batch`` checks the content tables')."""
+    players, tally = fixed_widths(players, tally)
+    cards = unmanaged_rows(cards, CARD_FIELDS)
+    characters = unmanaged_rows(characters, CHAR_FIELDS)
+    advantages = unmanaged_rows(advantages, ADV_FIELDS)
+    n = players.info.shape[0]
     order = tally.order
     for k in range(n):
         order[k] = k
     tally.race[RACE_LEADERS] = leaders(board, players)  # before the start: everyone
     for rnd in range(1, MAX_ROUNDS + 1):
-        shuffle(order, n, rng, tally)  # the turn order is drawn from the bag every round
+        shuffle(order, n, rng, tally.dice)  # the turn order is drawn from the bag every round
         for k in range(n):
             p = order[k]
-            players.order_pos[p] = k
-            if players.arrival[p] == 0:
+            players.info[p, ORDER_POS] = k
+            if players.info[p, ARRIVAL] == 0:
                 take_turn(
                     p,
                     board,
@@ -634,7 +686,7 @@ def play_race(
                     rnd,
                 )
         for p in range(n):
-            if players.arrival[p] == 1:
+            if players.info[p, ARRIVAL] == 1:
                 race_end(board, players, tally, p)
                 return rnd
         leading = leaders(board, players)
@@ -649,7 +701,7 @@ def leaders(board: Board, players: Players) -> int:
     """The characters leading now, as a bit mask: those with the fewest squares to go
     (characters level on squares share the lead; before the start everyone leads)."""
     best, mask = 1 << 30, 0
-    for p in range(players.pos.shape[0]):
+    for p in range(players.info.shape[0]):
         left = remaining(board, players, p)
         if left < best:
             best, mask = left, 1 << p
@@ -665,7 +717,7 @@ def race_end(board: Board, players: Players, tally: Tally, winner: int) -> None:
     over the runner-up (0 if the runner-up finished too, or raced alone)."""
     if tally.race[RACE_LEADERS] & (1 << winner) == 0:
         tally.race[STAT_LAST_ROUND] = 1
-    n = players.pos.shape[0]
+    n = players.info.shape[0]
     gap = 1 << 30 if n > 1 else 0
     for q in range(n):
         if q != winner:
@@ -673,7 +725,7 @@ def race_end(board: Board, players: Players, tally: Tally, winner: int) -> None:
     tally.race[STAT_WINNER_GAP] = gap
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def deal(
     players: Players,
     deck: Deck,
@@ -687,39 +739,40 @@ def deal(
 ) -> None:
     """Set up a race: characters and advantages (given, or dealt at random), a shuffled
     deck, empty squares, and four cards each."""
-    n, n_characters = players.pos.shape[0], characters.shape[0]
+    n, n_characters = players.info.shape[0], characters.shape[0]
     pool = tally.pool
     if fixed_characters[0] < 0:
         for i in range(n_characters):
             pool[i] = i
-        shuffle(pool, n_characters, rng, tally)
+        shuffle(pool, n_characters, rng, tally.dice)
         for i in range(n):
-            players.character[i] = pool[i]
+            players.info[i, CHARACTER] = pool[i]
     else:
         for i in range(n):
-            players.character[i] = fixed_characters[i]
+            players.info[i, CHARACTER] = fixed_characters[i]
     if fixed_advantages[0] < 0:
         for i in range(n_advantages):
             pool[i] = i
-        shuffle(pool, n_advantages, rng, tally)
+        shuffle(pool, n_advantages, rng, tally.dice)
         for i in range(n):
-            players.advantage[i] = pool[i]
+            players.info[i, ADVANTAGE] = pool[i]
     else:
         for i in range(n):
-            players.advantage[i] = fixed_advantages[i]
-    players.route[:] = -1
-    players.pos[:] = OFF_BOARD
-    players.arrival[:] = 0
-    players.hand_n[:] = 0
-    players.active_n[:] = 0
-    players.pending_n[:] = 0
+            players.info[i, ADVANTAGE] = fixed_advantages[i]
+    players.info[:, ROUTE] = -1
+    players.info[:, POS] = OFF_BOARD
+    players.info[:, ARRIVAL] = 0
+    players.info[:, HAND_N] = 0
+    players.info[:, ACTIVE_N] = 0
+    players.info[:, PENDING_N] = 0
     players.curse[:, :] = 0
-    players.order_pos[:] = 0
-    players.reached[:] = 0
+    players.info[:, ORDER_POS] = 0
+    players.info[:, REACHED] = 0
     tally.clock[0] = 0
     tally.race[:] = 0
     for p in range(n):
-        players.toll[p] = 1 if characters[players.character[p], CHAR_ABILITY] == E_TOLL else 0
+        troll = characters[players.info[p, CHARACTER], CHAR_ABILITY] == E_TOLL
+        players.info[p, TOLL] = 1 if troll else 0
     tally.occupancy[:] = 0
     tally.tolls[:] = 0
     total = cards.shape[0]
@@ -727,7 +780,7 @@ def deal(
         deck.pile[i] = i
     deck.counts[0], deck.counts[1] = total, 0
     if not deck.counts[2]:
-        shuffle(deck.pile, total, rng, tally)
+        shuffle(deck.pile, total, rng, tally.dice)
     for p in range(n):
         for _ in range(HAND_SIZE):
             add_to_hand(players, p, draw(deck, cards, rng, tally))
@@ -758,6 +811,9 @@ def play_batch(
     each race's length, its counts (``stats``: one row of RACE_STATS per race), and each
     character's placing, route, character, advantage and place in the last round's turn
     order."""
+    widths = cards.shape[1], characters.shape[1], advantages.shape[1]
+    if widths[0] != CARD_FIELDS or widths[1] != CHAR_FIELDS or widths[2] != ADV_FIELDS:
+        raise ValueError("content tables with other columns than content.py's")
     board, players, deck, tally = unmanaged_state(board, players, deck, tally)
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
     fixed_characters, fixed_advantages = unmanaged(fixed_characters), unmanaged(fixed_advantages)
@@ -777,9 +833,9 @@ def play_batch(
             board, players, deck, tally, cards, characters, advantages, encounters, rng
         )
         placings(board, players, placing[r])
-        route[r] = players.route
-        character[r] = players.character
-        advantage[r] = players.advantage
-        order_pos[r] = players.order_pos
+        route[r] = players.info[:, ROUTE]
+        character[r] = players.info[:, CHARACTER]
+        advantage[r] = players.info[:, ADVANTAGE]
+        order_pos[r] = players.info[:, ORDER_POS]
         for k in range(RACE_STATS):
             stats[r, k] = tally.race[k]

@@ -14,14 +14,24 @@ from trackkit.games.yummell.rules import (
     presence_cost,
     terrain_cost,
 )
-from trackkit.games.yummell.state import Board, Players, Tally
+from trackkit.games.yummell.state import (
+    ADVANTAGE,
+    ARRIVAL,
+    CHARACTER,
+    POS,
+    ROUTE,
+    TOLL,
+    Board,
+    Players,
+    Tally,
+)
 
 
 @njit(cache=True, inline="always")
 def node_of(board: Board, players: Players, p: int) -> int:
-    if players.pos[p] < 0:
+    if players.info[p, POS] < 0:
         return -1
-    return board.route_nodes[players.route[p], players.pos[p]]
+    return board.route_nodes[players.info[p, ROUTE], players.info[p, POS]]
 
 
 @njit(cache=True, inline="always")
@@ -45,14 +55,14 @@ def furthest(
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
-    character = characters[players.character[p]]
-    advantage = advantages[players.advantage[p]]
+    character = characters[players.info[p, CHARACTER]]
+    advantage = advantages[players.info[p, ADVANTAGE]]
     curse = players.curse[p]
     nodes = board.route_nodes[route]
     node_base, node_terrain = board.node_base, board.node_terrain
     occupancy, tolls = tally.occupancy, tally.tolls
     fluttering = character[CHAR_ABILITY] == E_FLUTTERING
-    own_toll = players.toll[p]
+    own_toll = players.info[p, TOLL]
     here = node_of(board, players, p)
     i = start
     length = board.route_len[route]
@@ -104,7 +114,7 @@ def landing(
     turn_delta: np.ndarray,
 ) -> int:
     """Where ``p`` ends its movement with ``mp`` MP, falling back off a full square."""
-    start = players.pos[p] if players.route[p] == route else OFF_BOARD
+    start = players.info[p, POS] if players.info[p, ROUTE] == route else OFF_BOARD
     reached = furthest(
         board, players, tally, characters, advantages, p, route, start, mp, turn_delta
     )
@@ -116,20 +126,20 @@ def landing(
 def remaining(board: Board, players: Players, p: int) -> int:
     """Squares still to go: the race's measure of position (different start paths differ
     in length, so squares to go, not squares done, compare characters)."""
-    if players.route[p] < 0:
+    if players.info[p, ROUTE] < 0:
         longest = 0
         for r in range(board.route_len.shape[0]):
             longest = max(longest, board.route_len[r])
         return longest
-    return board.route_len[players.route[p]] - 1 - players.pos[p]
+    return board.route_len[players.info[p, ROUTE]] - 1 - players.info[p, POS]
 
 
 @njit(cache=True, inline="always")
 def leader(p: int, board: Board, players: Players) -> int:
     """The rival still racing with the fewest squares to go (-1 if none)."""
     best, best_left = -1, 1 << 30
-    for q in range(players.pos.shape[0]):
-        if q != p and players.arrival[q] == 0:
+    for q in range(players.info.shape[0]):
+        if q != p and players.info[q, ARRIVAL] == 0:
             left = remaining(board, players, q)
             if left < best_left:
                 best, best_left = q, left

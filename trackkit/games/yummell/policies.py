@@ -53,7 +53,19 @@ from trackkit.games.yummell.content import (
 )
 from trackkit.games.yummell.movement import landing, leader, node_of, remaining
 from trackkit.games.yummell.rules import challenge_total, challenge_won, is_steady
-from trackkit.games.yummell.state import Board, Players, Tally
+from trackkit.games.yummell.state import (
+    ACTIVE_N,
+    ADVANTAGE,
+    ARRIVAL,
+    CHARACTER,
+    HAND_N,
+    POLICY,
+    POS,
+    ROUTE,
+    Board,
+    Players,
+    Tally,
+)
 
 GREEDY, SMART = 0, 1
 POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
@@ -132,7 +144,7 @@ def greedy_route(board: Board) -> int:
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_route(
     p: int,
     board: Board,
@@ -145,7 +157,7 @@ def smart_route(
     turn_delta: np.ndarray,
 ) -> int:
     """The start path that leaves the fewest MP to the finish after this move."""
-    mp = cards[players.hand[p, highest_card(players.hand[p], players.hand_n[p], cards)], 0]
+    mp = cards[players.hand[p, highest_card(players.hand[p], players.info[p, HAND_N], cards)], 0]
     best, best_left = 0, 1 << 30
     for r in range(board.route_len.shape[0]):
         end = landing(
@@ -157,7 +169,7 @@ def smart_route(
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_move_card(
     p: int,
     board: Board,
@@ -170,8 +182,8 @@ def smart_move_card(
     turn_delta: np.ndarray,
 ) -> int:
     """The lowest card that lands as far as the best card does."""
-    hand, n = players.hand[p], players.hand_n[p]
-    route = players.route[p]
+    hand, n = players.hand[p], players.info[p, HAND_N]
+    route = players.info[p, ROUTE]
     best, best_end = 0, -2
     for i in range(n):
         mp = cards[hand[i], CARD_NUMBER] + extra_mp
@@ -182,7 +194,7 @@ def smart_move_card(
     return best
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_mp_bonus(
     p: int,
     route: int,
@@ -196,7 +208,7 @@ def smart_mp_bonus(
     turn_delta: np.ndarray,
 ) -> int:
     """Index of an active "more MP" artefact worth using on this move, else -1."""
-    for i in range(players.active_n[p]):
+    for i in range(players.info[p, ACTIVE_N]):
         card = players.active[p, i]
         if cards[card, CARD_EFFECT] == E_MP_BONUS:
             now = landing(board, players, tally, characters, advantages, p, route, mp, turn_delta)
@@ -211,9 +223,9 @@ def smart_mp_bonus(
 @njit(cache=True, inline="always")
 def _terrain_ahead(board: Board, players: Players, p: int, terrain: int, squares: int) -> int:
     """How many of the next ``squares`` squares of ``p``'s route (or route 0) are ``terrain``."""
-    route = max(players.route[p], 0)
+    route = max(players.info[p, ROUTE], 0)
     count = 0
-    start = players.pos[p] if players.route[p] >= 0 else -1
+    start = players.info[p, POS] if players.info[p, ROUTE] >= 0 else -1
     for i in range(start + 1, min(start + 1 + squares, board.route_len[route])):
         if board.node_terrain[board.route_nodes[route, i]] == terrain:
             count += 1
@@ -237,21 +249,21 @@ def effect_bites(
     the target; a discard needs a card in the target's hand. An effect that would do
     nothing is not worth a card, nor a ward.
     """
-    if players.arrival[target] > 0:
+    if players.info[target, ARRIVAL] > 0:
         return False
     effect = cards[card, CARD_EFFECT]
     if effect in (E_BACK, E_BACK_IF_TERRAIN):
         node = node_of(board, players, target)
         if node < 0:
             return False
-        victim = characters[players.character[target]]
-        if is_steady(victim, advantages[players.advantage[target]]):
+        victim = characters[players.info[target, CHARACTER]]
+        if is_steady(victim, advantages[players.info[target, ADVANTAGE]]):
             return False
         return effect == E_BACK or board.node_terrain[node] == cards[card, CARD_TERRAIN]
     if effect == E_CURSE:
         return _terrain_ahead(board, players, target, cards[card, CARD_TERRAIN], 1 << 30) > 0
     if effect == E_DISCARD:
-        return players.hand_n[target] > 0
+        return players.info[target, HAND_N] > 0
     return False
 
 
@@ -269,11 +281,11 @@ def smart_ward(
 
     Greedy never uses artefacts; a smart player keeps its ward for an effect that hurts.
     """
-    if players.policy[target] == GREEDY:
+    if players.info[target, POLICY] == GREEDY:
         return -1
     if not effect_bites(card, target, board, players, cards, characters, advantages):
         return -1
-    for i in range(players.active_n[target]):
+    for i in range(players.info[target, ACTIVE_N]):
         if cards[players.active[target, i], CARD_EFFECT] == E_WARD:
             return i
     return -1
@@ -293,7 +305,7 @@ def smart_rival_artefact(
     ``target`` now, or -1: only on a rival ahead, and only when it bites."""
     if target < 0 or remaining(board, players, target) >= remaining(board, players, p):
         return -1
-    for i in range(players.active_n[p]):
+    for i in range(players.info[p, ACTIVE_N]):
         card = players.active[p, i]
         if OFFENCE_RANK[cards[card, CARD_EFFECT]] < 99 and effect_bites(
             card, target, board, players, cards, characters, advantages
@@ -302,7 +314,7 @@ def smart_rival_artefact(
     return -1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_event(
     p: int,
     board: Board,
@@ -313,7 +325,7 @@ def smart_event(
     advantages: np.ndarray,
 ) -> int:
     """Index in the hand of the event to play before moving, or -1."""
-    hand, n = players.hand[p], players.hand_n[p]
+    hand, n = players.hand[p], players.info[p, HAND_N]
     if n < 2:
         return -1
     top = highest_card(hand, n, cards)
@@ -352,7 +364,7 @@ def smart_artefact_to_activate(hand: np.ndarray, n: int, cards: np.ndarray) -> i
     return -1
 
 
-@no_runtime
+@no_runtime(wraparound=False)
 def smart_should_rest(
     p: int,
     board: Board,
@@ -369,16 +381,16 @@ def smart_should_rest(
         if players.curse[p, terrain] > 0:
             if _terrain_ahead(board, players, p, terrain, CURSE_LOOKAHEAD) >= 2:
                 return True
-    n = players.hand_n[p]
+    n = players.info[p, HAND_N]
     if n == 0:
         return True
     mp = cards[players.hand[p, highest_card(players.hand[p], n, cards)], CARD_NUMBER] + extra_mp
     routes = board.route_len.shape[0]
     for r in range(routes):
-        if players.route[p] >= 0 and r != players.route[p]:
+        if players.info[p, ROUTE] >= 0 and r != players.info[p, ROUTE]:
             continue
         end = landing(board, players, tally, characters, advantages, p, r, mp, turn_delta)
-        start = players.pos[p] if players.route[p] == r else -1
+        start = players.info[p, POS] if players.info[p, ROUTE] == r else -1
         if end > start:
             return False
     return True

@@ -28,6 +28,7 @@ from trackkit.games.yummell.state import (
     LOG_FIELDS,
     MAX_ARTEFACTS,
     MAX_HAND,
+    PLAYER_FIELDS,
     RACE_STATS,
     RANDOM_BUFFER,
     Board,
@@ -260,23 +261,13 @@ def new_state(
         return np.zeros(shape, dtype=np.int64)
 
     players = Players(
-        character=ints(n),
-        advantage=ints(n),
-        policy=options.policy_codes(),
-        route=ints(n),
-        pos=ints(n),
-        arrival=ints(n),
+        info=ints(n, PLAYER_FIELDS),
         hand=ints(n, MAX_HAND),
-        hand_n=ints(n),
         active=ints(n, MAX_ARTEFACTS),
-        active_n=ints(n),
         pending=ints(n, MAX_ARTEFACTS),
-        pending_n=ints(n),
         curse=ints(n, TERRAIN_COUNT),
-        toll=ints(n),
-        order_pos=ints(n),
-        reached=ints(n),
     )
+    players.policy[:] = options.policy_codes()
     deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
     deck.counts[2] = 1 if options.deck == "infinite" else 0
     dice = ints(RANDOM_BUFFER + 1)

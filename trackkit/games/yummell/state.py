@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import unmanaged, with_runtime
+from trackkit.games.unmanaged import unmanaged, unmanaged_rows, with_runtime
+from trackkit.games.yummell.content import TERRAIN_COUNT
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
@@ -52,23 +53,47 @@ class Board(NamedTuple):
     finish: int
 
 
+# Columns of ``Players.info``: the numbers each player has one of, kept in one array (the
+# compiled turn keeps fewer arrays live than with one array per number, so it runs faster).
+CHARACTER = 0  # row of the characters table
+ADVANTAGE = 1  # row of the advantages table
+POLICY = 2
+ROUTE = 3  # chosen start route, -1 before the first move
+POS = 4  # index along the route, -1 off the board
+ARRIVAL = 5  # 0 while racing, then 1 for the first to finish, 2 ...
+HAND_N = 6  # cards in the hand
+ACTIVE_N = 7  # active artefacts
+PENDING_N = 8  # artefacts being activated
+TOLL = 9  # 1 for a character others pay to overtake (the Troll)
+ORDER_POS = 10  # place in the turn order of the last round played
+REACHED = 11  # when it reached the square it stands on (Tally.clock)
+PLAYER_FIELDS = 12
+
+
 class Players(NamedTuple):
-    character: np.ndarray  # (P,) row of the characters table
-    advantage: np.ndarray  # (P,) row of the advantages table
-    policy: np.ndarray  # (P,)
-    route: np.ndarray  # (P,) chosen start route, -1 before the first move
-    pos: np.ndarray  # (P,) index along the route, -1 off the board
-    arrival: np.ndarray  # (P,) 0 while racing, then 1 for the first to finish, 2 ...
+    """Each player's numbers (``info[p, POS]``, columns above) and card rows.
+
+    Outside compiled code the columns also read as attributes (``players.pos[p]``), views
+    of ``info``."""
+
+    info: np.ndarray  # (P, PLAYER_FIELDS)
     hand: np.ndarray  # (P, MAX_HAND) card ids
-    hand_n: np.ndarray  # (P,)
     active: np.ndarray  # (P, MAX_ARTEFACTS) active artefacts
-    active_n: np.ndarray  # (P,)
     pending: np.ndarray  # (P, MAX_ARTEFACTS) artefacts being activated
-    pending_n: np.ndarray  # (P,)
     curse: np.ndarray  # (P, 4) MP added to each terrain until the character rests
-    toll: np.ndarray  # (P,) 1 for a character others pay to overtake (the Troll)
-    order_pos: np.ndarray  # (P,) place in the turn order of the last round played
-    reached: np.ndarray  # (P,) when it reached the square it stands on (Tally.clock)
+
+    character = property(lambda self: self.info[:, CHARACTER])
+    advantage = property(lambda self: self.info[:, ADVANTAGE])
+    policy = property(lambda self: self.info[:, POLICY])
+    route = property(lambda self: self.info[:, ROUTE])
+    pos = property(lambda self: self.info[:, POS])
+    arrival = property(lambda self: self.info[:, ARRIVAL])
+    hand_n = property(lambda self: self.info[:, HAND_N])
+    active_n = property(lambda self: self.info[:, ACTIVE_N])
+    pending_n = property(lambda self: self.info[:, PENDING_N])
+    toll = property(lambda self: self.info[:, TOLL])
+    order_pos = property(lambda self: self.info[:, ORDER_POS])
+    reached = property(lambda self: self.info[:, REACHED])
 
 
 class Deck(NamedTuple):
@@ -104,21 +129,22 @@ def refill(rng: np.random.Generator, dice: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def rand_below(rng: np.random.Generator, tally: Tally, n: int) -> int:
-    """A uniform integer in [0, n) from the buffered stream (n far below 2**32)."""
-    cursor = tally.dice[RANDOM_BUFFER]
+def rand_below(rng: np.random.Generator, dice: np.ndarray, n: int) -> int:
+    """A uniform integer in [0, n) from the buffered stream ``dice`` (``Tally.dice``; n far
+    below 2**32)."""
+    cursor = dice[RANDOM_BUFFER]
     if cursor >= RANDOM_BUFFER:
-        refill(rng, tally.dice)
+        refill(rng, dice)
         cursor = 0
-    tally.dice[RANDOM_BUFFER] = cursor + 1
-    return (tally.dice[cursor] * n) >> 32
+    dice[RANDOM_BUFFER] = cursor + 1
+    return (dice[cursor] * n) >> 32
 
 
 @njit(cache=True, inline="always")
-def shuffle(values: np.ndarray, n: int, rng: np.random.Generator, tally: Tally) -> None:
-    """Fisher-Yates shuffle of ``values[:n]`` in place."""
+def shuffle(values: np.ndarray, n: int, rng: np.random.Generator, dice: np.ndarray) -> None:
+    """Fisher-Yates shuffle of ``values[:n]`` in place, from the buffered stream ``dice``."""
     for i in range(n - 1, 0, -1):
-        j = rand_below(rng, tally, i + 1)
+        j = rand_below(rng, dice, i + 1)
         values[i], values[j] = values[j], values[i]
 
 
@@ -154,22 +180,11 @@ def unmanaged_state(
             board.finish,
         ),
         Players(
-            u(players.character),
-            u(players.advantage),
-            u(players.policy),
-            u(players.route),
-            u(players.pos),
-            u(players.arrival),
+            u(players.info),
             u(players.hand),
-            u(players.hand_n),
             u(players.active),
-            u(players.active_n),
             u(players.pending),
-            u(players.pending_n),
             u(players.curse),
-            u(players.toll),
-            u(players.order_pos),
-            u(players.reached),
         ),
         Deck(u(deck.pile), u(deck.discard), u(deck.counts)),
         Tally(
@@ -185,5 +200,36 @@ def unmanaged_state(
             u(tally.order),
             u(tally.turn_delta),
             u(tally.pool),
+        ),
+    )
+
+
+@njit(cache=True, inline="always")
+def fixed_widths(players: Players, tally: Tally) -> tuple[Players, Tally]:
+    """The same state, with the length of each 2-D array's rows a compile-time constant
+    (:func:`~trackkit.games.unmanaged.unmanaged_rows`): inlined at the start of a race, it
+    turns every ``players.hand[p, i]`` into a multiplication by a constant."""
+    r = unmanaged_rows
+    return (
+        Players(
+            r(players.info, PLAYER_FIELDS),
+            r(players.hand, MAX_HAND),
+            r(players.active, MAX_ARTEFACTS),
+            r(players.pending, MAX_ARTEFACTS),
+            r(players.curse, TERRAIN_COUNT),
+        ),
+        Tally(
+            tally.occupancy,
+            tally.tolls,
+            tally.node_time,
+            tally.node_bounce,
+            r(tally.log, LOG_FIELDS),
+            tally.log_n,
+            tally.dice,
+            tally.clock,
+            tally.race,
+            tally.order,
+            tally.turn_delta,
+            tally.pool,
         ),
     )
