@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trackkit.board.track import DEFAULT_GAME
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURE_KEYS, profile_track
 from trackkit.explore.seeds import track_seed
@@ -180,7 +181,7 @@ def plan_sweep(
             f"{sample:,}; leave out --sample to sweep every track"
         )
     tileset = space.tileset
-    game = getattr(tileset, "game", "yummell")
+    game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
 
     ruleset = get_ruleset(game)
