@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
@@ -29,6 +29,11 @@ FLAGS = [
     "--disable-sync",
 ]
 Server = Callable[..., AbstractContextManager[str]]
+# the first chart is on the page and drawn (Streamlit may swap its element while redrawing)
+PLOT_DRAWN = """() => {
+    const gd = document.querySelector('.js-plotly-plot');
+    return !!(gd && gd._fullLayout && gd._fullLayout.xaxis && gd.data);
+}"""
 # where a point of the first chart's data lies on the page, in pixels
 TO_PIXELS = """([x, y]) => {
     const gd = document.querySelector('.js-plotly-plot');
@@ -36,6 +41,13 @@ TO_PIXELS = """([x, y]) => {
     const box = gd.getBoundingClientRect();
     return [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
 }"""
+
+
+def to_pixels(page: Page, point: Sequence[float]) -> tuple[float, float]:
+    """Where ``point`` of the first chart's data lies on the page, once the chart is drawn."""
+    page.wait_for_function(PLOT_DRAWN)
+    x, y = page.evaluate(TO_PIXELS, list(point))
+    return float(x), float(y)
 
 
 def _free_port() -> int:

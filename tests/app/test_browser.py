@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import TO_PIXELS
+from conftest import PLOT_DRAWN, to_pixels
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Placement, Track
@@ -277,11 +277,12 @@ def _click_table(page: Page, cell: tuple[int, int], at: tuple[float, float]) -> 
     grid = load_tileset().grid
     _settle(page)
     page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-    x, y = page.evaluate(TO_PIXELS, [(cell[0] + at[0]) * grid, (cell[1] + at[1]) * grid])
+    x, y = to_pixels(page, ((cell[0] + at[0]) * grid, (cell[1] + at[1]) * grid))
     page.mouse.click(x, y)
 
 
 def _selected_points(page: Page) -> int:
+    page.wait_for_function(PLOT_DRAWN)
     return int(
         page.evaluate(
             """() => document.querySelector('.js-plotly-plot').data
@@ -305,9 +306,11 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     _choose(page, "7 · straight")
     page.get_by_text("Tile 7 fits at").wait_for()
     # a faint copy of tile 7 lies where it would go
+    # null-safe: Streamlit may swap the chart's element while it redraws
     page.wait_for_function(
-        "n => document.querySelector('.js-plotly-plot').layout.shapes"
-        ".filter(s => s.name === 'ghost').length === n",
+        "n => { const gd = document.querySelector('.js-plotly-plot');"
+        " return !!(gd && gd.layout && gd.layout.shapes) && gd.layout.shapes"
+        ".filter(s => s.name === 'ghost').length === n; }",
         arg=1 + len(tileset[7].squares),
     )
     page.screenshot(path=str(tmp_path / "ghost.png"), full_page=True)

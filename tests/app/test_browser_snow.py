@@ -3,7 +3,7 @@ or a building, a refusal is explained, and a race draws where sleds collide."""
 
 from __future__ import annotations
 
-from conftest import TO_PIXELS
+from conftest import to_pixels
 from playwright.sync_api import Page, expect
 
 from trackkit.games.snowtails.geometry import build_course
@@ -21,7 +21,7 @@ def _click_space(page: Page, address: Address) -> None:
     centre = lay_out(build_course(load_preset("husky-oval"))).spaces[address].centre
     _settle(page)
     page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-    x, y = page.evaluate(TO_PIXELS, list(centre))
+    x, y = to_pixels(page, centre)
     page.mouse.click(x, y)
     _settle(page)
 
