@@ -1,13 +1,16 @@
-"""Shared fixtures: the bundled tile set and a copy of it in a temporary folder."""
+"""Shared fixtures: the bundled tile set, a copy of it in a temporary folder, and the CLI
+run in-process."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from trackkit.board.tiles import TileSet, bundled_tiles_folder
+from trackkit.cli import main
 from trackkit.games import load_tileset
 
 
@@ -22,3 +25,21 @@ def tile_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "tiles"
     shutil.copytree(bundled_tiles_folder(), folder, ignore=shutil.ignore_patterns("*.py", "__*"))
     return folder
+
+
+Cli = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
+    """``trackkit ARGV...`` run in-process: its exit code, standard output and error."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:  # argparse usage errors
+            code = int(stop.code or 0)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -7,25 +7,18 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from trackkit.board.track import load_track
-from trackkit.cli import main
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse usage errors
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_presets_json_lists_the_six_with_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "presets", "--json")
+def test_presets_json_lists_the_six_with_counts(cli: Cli) -> None:
+    code, out, _ = cli("presets", "--json")
     rows = json.loads(out)
     assert code == 0
     assert [r["slug"] for r in rows][0] == "first-run" and len(rows) == 6
@@ -33,8 +26,8 @@ def test_presets_json_lists_the_six_with_counts(capsys: pytest.CaptureFixture[st
     assert all(r["squares"] > 0 for r in rows)
 
 
-def test_show_json_gives_the_graph(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "show", "first-run", "--json")
+def test_show_json_gives_the_graph(cli: Cli) -> None:
+    code, out, _ = cli("show", "first-run", "--json")
     data = json.loads(out)
     assert code == 0
     ids = {s["id"] for s in data["squares"]}
@@ -43,24 +36,22 @@ def test_show_json_gives_the_graph(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(data["routes"]) == 3
 
 
-def test_show_text_lists_each_start_path(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "show", "horrgrups-path")
+def test_show_text_lists_each_start_path(cli: Cli) -> None:
+    code, out, _ = cli("show", "horrgrups-path")
     assert code == 0
     assert "Start path A" in out and "Start path C" in out
     assert "swamp" in out
 
 
-def test_validate_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "validate", "king-of-toads", "--players", "5")[0] == 0
-    code, out, _ = run(capsys, "validate", "first-run", "--players", "2")
+def test_validate_exit_codes(cli: Cli) -> None:
+    assert cli("validate", "king-of-toads", "--players", "5")[0] == 0
+    code, out, _ = cli("validate", "first-run", "--players", "2")
     assert code == 1 and "tile-count" in out
-    code, out, _ = run(capsys, "validate", "first-run", "--players", "2", "--json")
+    code, out, _ = cli("validate", "first-run", "--players", "2", "--json")
     assert json.loads(out)["problems"][0]["code"] == "tile-count"
 
 
-def test_validate_a_broken_file_reports_every_problem(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_validate_a_broken_file_reports_every_problem(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text(
         'name = "t"\n'
@@ -68,7 +59,7 @@ def test_validate_a_broken_file_reports_every_problem(
         "[[placements]]\ntile = 42\nx = 0\ny = -1\n"
         "[[placements]]\ntile = 7\nx = 3\ny = 3\nrotation = 45\n"
     )
-    code, out, _ = run(capsys, "validate", str(path), "--json")
+    code, out, _ = cli("validate", str(path), "--json")
     codes = {p["code"] for p in json.loads(out)["problems"]}
     assert code == 1
     assert {"unknown-tile", "bad-rotation", "missing-finish"} <= codes
@@ -86,66 +77,62 @@ def test_validate_a_broken_file_reports_every_problem(
     ],
 )
 def test_unusable_input_exits_2_with_one_line(
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     argv: list[str],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and "error" in err
     assert "Traceback" not in err
 
 
-def test_bad_toml_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_toml_exits_2(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("name = \n")
-    code, _, err = run(capsys, "show", str(path))
+    code, _, err = cli("show", str(path))
     assert code == 2 and "bad.toml" in err and "TOML" in err
 
 
-def test_export_round_trips_and_keeps_existing_files(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_export_round_trips_and_keeps_existing_files(cli: Cli, tmp_path: Path) -> None:
     out_file = tmp_path / "mine.toml"
-    assert run(capsys, "export", "forest-run", "-o", str(out_file))[0] == 0
+    assert cli("export", "forest-run", "-o", str(out_file))[0] == 0
     assert "[[placements]]" in out_file.read_text()
     assert load_track(out_file).placements == load_track(out_file).placements
     out_file.write_text("my work")
-    code, _, err = run(capsys, "export", "forest-run", "-o", str(out_file))
+    code, _, err = cli("export", "forest-run", "-o", str(out_file))
     assert code == 2 and "--force" in err
     assert out_file.read_text() == "my work"
     # and the exported file validates like the preset
     out_file.unlink()
-    run(capsys, "export", "forest-run", "-o", str(out_file))
-    assert run(capsys, "validate", str(out_file), "--players", "3")[0] == 0
+    cli("export", "forest-run", "-o", str(out_file))
+    assert cli("validate", str(out_file), "--players", "3")[0] == 0
 
 
-def test_next_lists_the_legal_placements(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_next_lists_the_legal_placements(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text('name = "t"\n[[placements]]\ntile = 1\nx = 0\ny = 0\n')
-    code, out, _ = run(capsys, "next", str(path), "--players", "3", "--json")
+    code, out, _ = cli("next", str(path), "--players", "3", "--json")
     rows = json.loads(out)
     assert code == 0
     assert rows and all((r["x"], r["y"]) == (0, -1) for r in rows)
     assert {r["tile"] for r in rows} == {3, 4, 5, 6, 7, 8, 9, 10}
 
 
-def test_space_reproduces_the_spec_count(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "space", "--players", "3", "--json")
+def test_space_reproduces_the_spec_count(cli: Cli) -> None:
+    code, out, _ = cli("space", "--players", "3", "--json")
     assert code == 0 and json.loads(out)["legal_tracks"] == 2676
 
 
 def test_generate_prints_a_line_per_track_and_the_same_seed_gives_the_same_tracks(
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
 ) -> None:
     from trackkit.games.yummell.space import TrackSpace, generate
 
-    code, out, err = run(capsys, "generate", "--players", "4", "--count", "6", "--seed", "11")
+    code, out, err = cli("generate", "--players", "4", "--count", "6", "--seed", "11")
     lines = out.splitlines()
     assert code == 0 and err == "" and len(lines) == 7
     assert lines[0].startswith("6 of the 26,640 legal 4-player tracks (seed 11)")
@@ -153,13 +140,13 @@ def test_generate_prints_a_line_per_track_and_the_same_seed_gives_the_same_track
     for track, line in zip(generate(4, 6, seed=11), lines[1:], strict=True):
         rank = space.rank(track)
         assert line == f"rank {rank:>6,}: " + " ".join(map(str, track.tiles))
-    assert run(capsys, "generate", "--players", "4", "--count", "6", "--seed", "11")[1] == out
+    assert cli("generate", "--players", "4", "--count", "6", "--seed", "11")[1] == out
 
 
-def test_generate_json_gives_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
+def test_generate_json_gives_json_lines(cli: Cli) -> None:
     from trackkit.games.yummell.space import TrackSpace
 
-    code, out, _ = run(capsys, "generate", "--players", "8", "--count", "3", "--json")
+    code, out, _ = cli("generate", "--players", "8", "--count", "3", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(rows) == 3
     space = TrackSpace(8)
@@ -168,19 +155,17 @@ def test_generate_json_gives_json_lines(capsys: pytest.CaptureFixture[str]) -> N
         assert row["placements"] == space.track(row["rank"]).to_dict()["placements"]
 
 
-def test_generate_writes_track_files_and_never_replaces_another(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_generate_writes_track_files_and_never_replaces_another(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "drawn"
     argv = ["generate", "--players", "5", "--count", "4", "--seed", "2", "-o", str(folder)]
-    code, out, _ = run(capsys, *argv)
+    code, out, _ = cli(*argv)
     files = sorted(folder.iterdir())
     assert code == 0 and out.startswith(f"Wrote {len(files)} track files to ")
     assert all(f.name.startswith("track-") and f.suffix == ".toml" for f in files)
     for path in files:
-        assert run(capsys, "validate", str(path), "--players", "5")[0] == 0
+        assert cli("validate", str(path), "--players", "5")[0] == 0
     files[0].write_text("mine")
-    code, out, err = run(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.count("\n") == 1 and "holds something else" in err
     assert files[0].read_text() == "mine"
@@ -197,31 +182,27 @@ def test_generate_writes_track_files_and_never_replaces_another(
         (["--count", "3"], "the following arguments are required: --players"),
     ],
 )
-def test_generate_refuses_bad_options_in_one_line(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
-) -> None:
-    code, out, err = run(capsys, "generate", *argv)
+def test_generate_refuses_bad_options_in_one_line(cli: Cli, argv: list[str], message: str) -> None:
+    code, out, err = cli("generate", *argv)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
 
 
-def test_generate_refuses_a_tile_set_that_cannot_be_read(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    code, _, err = run(capsys, "generate", "--players", "3", "--tileset", str(tmp_path))
+def test_generate_refuses_a_tile_set_that_cannot_be_read(cli: Cli, tmp_path: Path) -> None:
+    code, _, err = cli("generate", "--players", "3", "--tileset", str(tmp_path))
     assert code == 2 and "tileset.toml" in err and "Traceback" not in err
 
 
-def test_tiles_marks_reconstructions(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "tiles")
+def test_tiles_marks_reconstructions(cli: Cli) -> None:
+    code, out, _ = cli("tiles")
     assert code == 0 and out.count("(reconstructed)") == 10
 
 
-def test_custom_tileset_option(capsys: pytest.CaptureFixture[str], tile_folder: Path) -> None:
+def test_custom_tileset_option(cli: Cli, tile_folder: Path) -> None:
     (tile_folder / "tile-07.toml").write_text(
         (tile_folder / "tile-07.toml").read_text().replace('"woods"', '"swamp"')
     )
-    _, default, _ = run(capsys, "show", "first-run", "--json")
-    _, custom, _ = run(capsys, "show", "first-run", "--tileset", str(tile_folder), "--json")
+    _, default, _ = cli("show", "first-run", "--json")
+    _, custom, _ = cli("show", "first-run", "--tileset", str(tile_folder), "--json")
     mp = lambda out: json.loads(out)["routes"][0]["mp"]  # noqa: E731
     assert mp(custom) > mp(default)
 
@@ -239,9 +220,8 @@ def test_console_script_is_installed_and_never_prints_a_traceback(tmp_path: Path
 # --- races -------------------------------------------------------------------------------
 
 
-def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
+def test_simulate_json_has_the_documented_fields(cli: Cli) -> None:
+    code, out, _ = cli(
         "simulate",
         "first-run",
         "--players",
@@ -260,17 +240,17 @@ def test_simulate_json_has_the_documented_fields(capsys: pytest.CaptureFixture[s
     assert len(data["characters"]) == 8
 
 
-def test_simulate_text_shows_length_and_fairness(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "forest-run", "--races", "300", "--policy", "smart")
+def test_simulate_text_shows_length_and_fairness(cli: Cli) -> None:
+    code, out, _ = cli("simulate", "forest-run", "--races", "300", "--policy", "smart")
     assert code == 0
     assert "Race length:" in out and "95% CI" in out and "Start path" in out
 
 
-def test_race_prints_a_replayable_race(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "race", "first-run", "--players", "2", "--seed", "3", "--json")
+def test_race_prints_a_replayable_race(cli: Cli) -> None:
+    code, out, _ = cli("race", "first-run", "--players", "2", "--seed", "3", "--json")
     data = json.loads(out)
     assert code == 0 and data["steps"] and data["rounds"] >= 1
-    code, text, _ = run(capsys, "race", "first-run", "--players", "2", "--seed", "3")
+    code, text, _ = cli("race", "first-run", "--players", "2", "--seed", "3")
     assert "Round 1" in text and "Placings:" in text
 
 
@@ -284,18 +264,16 @@ def test_race_prints_a_replayable_race(capsys: pytest.CaptureFixture[str]) -> No
         ["simulate", "first-run", "--content", "/nonexistent"],
     ],
 )
-def test_impossible_race_options_exit_2(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
-) -> None:
-    code, _, err = run(capsys, *argv)
+def test_impossible_race_options_exit_2(cli: Cli, argv: list[str]) -> None:
+    code, _, err = cli(*argv)
     assert code == 2 and len(err.strip().splitlines()) == 1
 
 
 # --- hostile input: one line on stderr, exit 2, never a traceback or a hang -------------------
 
 
-def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code, out, err = run(capsys, *argv)
+def _refused(cli: Cli, *argv: str) -> str:
+    code, out, err = cli(*argv)
     assert code == 2, (argv, out, err)
     assert err.startswith("trackkit: error: ") and err.endswith("\n")
     line = err[:-1]
@@ -321,17 +299,15 @@ def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["bench", "--repeat", "1000000000"], "1 to 20 times"),
     ],
 )
-def test_names_and_numbers_are_checked(
-    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
-) -> None:
-    assert words in _refused(capsys, *argv)
+def test_names_and_numbers_are_checked(cli: Cli, argv: list[str], words: str) -> None:
+    assert words in _refused(cli, *argv)
 
 
 def test_a_name_prefix_picks_the_one_character_it_starts(
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
 ) -> None:
     argv = ["race", "first-run", "--players", "2", "--characters", "fu,THE", "--json"]
-    code, out, _ = run(capsys, *argv)
+    code, out, _ = cli(*argv)
     assert code == 0
     assert [c.split(",")[0] for c in json.loads(out)["characters"]] == ["Fulmergh", "The Troll"]
 
@@ -352,9 +328,7 @@ def _hostile_paths(tmp_path: Path, suffix: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("kind", ["pipe", "loop", "folder", "long", "nul", "escape"])
-def test_hostile_paths_in_every_place_a_path_goes(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str
-) -> None:
+def test_hostile_paths_in_every_place_a_path_goes(cli: Cli, tmp_path: Path, kind: str) -> None:
     path = _hostile_paths(tmp_path, ".toml")[kind]
     picture = _hostile_paths(tmp_path, ".svg")[kind]
     folder = _hostile_paths(tmp_path, "")[kind]
@@ -371,40 +345,32 @@ def test_hostile_paths_in_every_place_a_path_goes(
     ):
         if kind == "escape" and argv[0] in ("export", "render"):
             # an odd but legal name to write to: written, and shown escaped
-            code, out, _ = run(capsys, *argv)
+            code, out, _ = cli(*argv)
             assert code == 0 and "\x1b" not in out and "\\x1b[2J" in out
             continue
-        line = _refused(capsys, *argv)
+        line = _refused(cli, *argv)
         assert "\x00" not in line and "\x1b" not in line
         if kind == "long":
             assert len(line) < 600  # the name is shortened for display
     # exporting copies the tileset path without reading it: a correct result, or refused
-    code, _, err = run(capsys, "export", str(track), "-o", str(tmp_path / "out.toml"))
+    code, _, err = cli("export", str(track), "-o", str(tmp_path / "out.toml"))
     assert code in (0, 2) and "Traceback" not in err
 
 
-def test_a_named_pipe_in_a_tile_folder_does_not_hang_tiles(
-    capsys: pytest.CaptureFixture[str], tile_folder: Path
-) -> None:
+def test_a_named_pipe_in_a_tile_folder_does_not_hang_tiles(cli: Cli, tile_folder: Path) -> None:
     os.mkfifo(tile_folder / "tile-11.toml")
-    assert "tile-11.toml: is a named pipe" in _refused(
-        capsys, "tiles", "--tileset", str(tile_folder)
-    )
+    assert "tile-11.toml: is a named pipe" in _refused(cli, "tiles", "--tileset", str(tile_folder))
 
 
-def test_validate_never_prints_a_control_character(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_validate_never_prints_a_control_character(cli: Cli, tmp_path: Path) -> None:
     track = tmp_path / "t.toml"
     track.write_text('name = "t"\ntileset = "sets\\u0000mine"\n')
-    assert "tileset" in _refused(capsys, "validate", str(track))
+    assert "tileset" in _refused(cli, "validate", str(track))
     track.write_text('name = "t\\u001b[31m"\n')
-    assert "control character" in _refused(capsys, "validate", str(track))
+    assert "control character" in _refused(cli, "validate", str(track))
 
 
-def test_a_deck_that_cannot_sustain_the_race_is_refused(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_a_deck_that_cannot_sustain_the_race_is_refused(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "box"
     shutil.copytree(
         Path(__file__).resolve().parents[1] / "trackkit" / "games" / "yummell" / "data",
@@ -417,16 +383,16 @@ def test_a_deck_that_cannot_sustain_the_race_is_refused(
         f'type = "creature"\ncharacteristic = "strength"\nchallenge = 3\nnumbers = [{numbers}]\n'
     )
     argv = ["simulate", "first-run", "--content", str(folder), "--races", "20"]
-    assert "needs at least 64" in _refused(capsys, *argv, "--players", "8")
-    code, out, _ = run(capsys, *argv, "--players", "2", "--json")
+    assert "needs at least 64" in _refused(cli, *argv, "--players", "8")
+    code, out, _ = cli(*argv, "--players", "2", "--json")
     assert code == 0 and json.loads(out)["capped"] == 0
 
 
 # --- Snow Tails tracks --------------------------------------------------------------------
 
 
-def test_presets_of_the_second_game(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "presets", "--game", "snowtails", "--json")
+def test_presets_of_the_second_game(cli: Cli) -> None:
+    code, out, _ = cli("presets", "--game", "snowtails", "--json")
     assert code == 0
     assert [r["slug"] for r in json.loads(out)] == [
         "husky-oval",
@@ -436,28 +402,26 @@ def test_presets_of_the_second_game(capsys: pytest.CaptureFixture[str]) -> None:
     ]
 
 
-def test_show_and_validate_a_snowtails_track(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    code, out, _ = run(capsys, "show", "chicane", "--json")
+def test_show_and_validate_a_snowtails_track(cli: Cli, tmp_path: Path) -> None:
+    code, out, _ = cli("show", "chicane", "--json")
     assert code == 0 and json.loads(out)["game"] == "snowtails"
-    code, out, _ = run(capsys, "validate", "long-trail")
+    code, out, _ = cli("validate", "long-trail")
     assert (code, out.strip()) == (0, "Long trail: valid.")
     from trackkit.games.snowtails.presets import preset_text
 
     broken = tmp_path / "broken.toml"  # a building on the edge lane of its straight
     broken.write_text(preset_text("long-trail").replace("lanes = [2, 3]", "lanes = [1, 2]", 1))
-    code, out, _ = run(capsys, "validate", str(broken), "--json")
+    code, out, _ = cli("validate", str(broken), "--json")
     data = json.loads(out)
     assert code == 1 and data["game"] == "snowtails" and not data["ok"]
     assert "building-on-edge-lane" in [p["code"] for p in data["problems"]]
-    code, out, _ = run(capsys, "validate", str(broken))
+    code, out, _ = cli("validate", str(broken))
     assert code == 1 and "[building-on-edge-lane]" in out
 
 
-def test_simulate_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_a_snowtails_track(cli: Cli) -> None:
     argv = ("simulate", "husky-oval", "--players", "4", "--races", "600", "--seed", "3")
-    code, out, _ = run(capsys, *argv, "--json")
+    code, out, _ = cli(*argv, "--json")
     data = json.loads(out)
     assert code == 0 and data["game"] == "snowtails" and data["players"] == 4
     assert [row["entries"] for row in data["start_slots"]] == [600] * 4
@@ -467,17 +431,17 @@ def test_simulate_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(row["trees_per_race"] for row in data["collisions"]) * 600 == pytest.approx(
         data["per_race"]["trees"]["mean"] * 600
     )
-    code, out, _ = run(capsys, *argv)
+    code, out, _ = cli(*argv)
     assert code == 0 and "Start slot" in out and "Trees hit" in out
     assert "starting dogs 2+2" in out
 
 
-def test_race_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "race", "chicane", "--players", "3", "--seed", "5", "--json")
+def test_race_a_snowtails_track(cli: Cli) -> None:
+    code, out, _ = cli("race", "chicane", "--players", "3", "--seed", "5", "--json")
     data = json.loads(out)
     assert code == 0 and sorted(data["placings"])[0] == 1
     assert data["turns"][0]["round"] == 1
-    code, out, _ = run(capsys, "race", "chicane", "--players", "3", "--seed", "5")
+    code, out, _ = cli("race", "chicane", "--players", "3", "--seed", "5")
     assert code == 0 and out.startswith(f"Chicane, seed 5: {data['rounds']} rounds")
 
 
@@ -497,33 +461,27 @@ def test_race_a_snowtails_track(capsys: pytest.CaptureFixture[str]) -> None:
         (("show", "no-such-track"), "Mush! Mush! Snow Tails 2: husky-oval"),
     ],
 )
-def test_snowtails_refusals_are_one_line(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
-) -> None:
-    code, out, err = run(capsys, *argv)
+def test_snowtails_refusals_are_one_line(cli: Cli, argv: tuple[str, ...], message: str) -> None:
+    code, out, err = cli(*argv)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_export_a_snowtails_preset_to_a_file_that_reads_back(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_export_a_snowtails_preset_to_a_file_that_reads_back(cli: Cli, tmp_path: Path) -> None:
     target = tmp_path / "mine.toml"
-    assert run(capsys, "export", "reversed-ridge", "-o", str(target))[0] == 0
-    code, out, _ = run(capsys, "show", str(target), "--json")
+    assert cli("export", "reversed-ridge", "-o", str(target))[0] == 0
+    code, out, _ = cli("show", str(target), "--json")
     assert code == 0 and json.loads(out)["name"] == "Reversed ridge"
-    assert run(capsys, "export", "reversed-ridge", "-o", str(target))[0] == 2  # kept
+    assert cli("export", "reversed-ridge", "-o", str(target))[0] == 2  # kept
 
 
-def test_compare_the_snowtails_demo_tracks_with_a_file(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path) -> None:
     from trackkit.games.snowtails.presets import preset_text
 
     mine = tmp_path / "mine.toml"
     mine.write_text(preset_text("chicane").replace('name = "Chicane"', 'name = "My chicane"'))
     argv = ("compare", str(mine), "--races", "300", "--players", "3", "--seed", "2")
-    code, out, _ = run(capsys, *argv, "--json")  # the game comes from the file
+    code, out, _ = cli(*argv, "--json")  # the game comes from the file
     rows = json.loads(out)
     assert code == 0 and len(rows) == 5
     assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
@@ -534,25 +492,25 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(
     # the same track under another name races the same races
     assert by_name["My chicane"]["mean_rounds"] == by_name["Chicane"]["mean_rounds"]
     assert all(0 <= r["slot_spread"] <= 1 and 0 <= r["last_round"] <= 1 for r in rows)
-    code, _, err = run(capsys, "compare", str(mine), "--game", "yummell")
+    code, _, err = cli("compare", str(mine), "--game", "yummell")
     assert code == 2 and "compare tracks of one game" in err
 
 
 @pytest.mark.parametrize("track", ["first-run", "husky-oval"])
 @pytest.mark.parametrize("suffix", [".svg", ".png", ".html"])
 def test_render_draws_either_game_in_each_format(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, track: str, suffix: str
+    cli: Cli, tmp_path: Path, track: str, suffix: str
 ) -> None:
     target = tmp_path / f"out{suffix}"
-    code, out, err = run(capsys, "render", track, "-o", str(target))
+    code, out, err = cli("render", track, "-o", str(target))
     assert (code, err) == (0, "") and out.startswith("Wrote ")
     head = target.read_bytes()[:200]
     assert {".svg": b"<?xml", ".png": b"\x89PNG", ".html": b"<html"}[suffix] in head
 
 
-def test_a_snowtails_tournament_of_three_races(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_snowtails_tournament_of_three_races(cli: Cli) -> None:
     argv = ("tournament", "husky-oval", "chicane", "long-trail", "--players", "3")
-    code, out, _ = run(capsys, *argv, "--tournaments", "400", "--seed", "4", "--json")
+    code, out, _ = cli(*argv, "--tournaments", "400", "--seed", "4", "--json")
     data = json.loads(out)
     assert code == 0 and data["tournaments"] == 400 and len(data["mean_rounds"]) == 3
     slots = data["first_race_slots"]
@@ -560,6 +518,6 @@ def test_a_snowtails_tournament_of_three_races(capsys: pytest.CaptureFixture[str
     assert sum(row["champion_share"] for row in slots) == pytest.approx(1.0)
     # every tournament hands out 10 + 7 + 5 points in each of its three races
     assert sum(row["mean_points"] for row in slots) == pytest.approx(3 * (10 + 7 + 5), rel=0.02)
-    assert run(capsys, *argv, "--tournaments", "400", "--seed", "4", "--json")[1] == out
-    code, _, err = run(capsys, "tournament", "husky-oval", "chicane", "first-run")
+    assert cli(*argv, "--tournaments", "400", "--seed", "4", "--json")[1] == out
+    code, _, err = cli("tournament", "husky-oval", "chicane", "first-run")
     assert code == 2 and "a tournament is of Snow Tails tracks" in err

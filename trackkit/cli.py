@@ -13,7 +13,8 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -277,10 +278,15 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
     )
 
 
-def _progress(args: argparse.Namespace, total: int | None, unit: str = "race") -> Any:
-    """A progress bar on a terminal (stderr), nothing otherwise."""
+@contextmanager
+def _progress(
+    args: argparse.Namespace, total: int | None, unit: str = "race"
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on a terminal (stderr), closed however the work ends; yields the
+    callback to give the work (``None``, no bar, for ``--json`` or when not a terminal)."""
     if args.json or not sys.stderr.isatty():
-        return None, None
+        yield None
+        return
     from tqdm import tqdm
 
     bar = tqdm(total=total, unit=unit, file=sys.stderr, leave=False)
@@ -289,7 +295,10 @@ def _progress(args: argparse.Namespace, total: int | None, unit: str = "race") -
         bar.total = total_now
         bar.update(done - bar.n)
 
-    return bar, update
+    try:
+        yield update
+    finally:
+        bar.close()
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -297,8 +306,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     track = resolve_track(args.track, args.tileset)
     options = _options_for(track, args)
-    bar, update = _progress(args, args.races)
-    try:
+    with _progress(args, args.races) as update:
         result = simulate(
             track,
             options,
@@ -307,9 +315,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=update,
         )
-    finally:
-        if bar is not None:
-            bar.close()
     _emit(args, result.to_json(), simulate_text(result))
     return EXIT_OK
 
@@ -336,8 +341,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     ruleset = get_ruleset(DEFAULT_GAME)
     space = ruleset.track_space(args.players, load_tileset(args.tileset))
-    bar, update = _progress(args, args.budget, unit="track")
-    try:
+    with _progress(args, args.budget, unit="track") as update:
         result = search(
             space,
             target_length=args.target_length,
@@ -349,9 +353,6 @@ def cmd_search(args: argparse.Namespace) -> int:
             top=args.top,
             progress=update,
         )
-    finally:
-        if bar is not None:
-            bar.close()
     if args.export:
         from trackkit.report.generate import write_track_files
 
@@ -413,8 +414,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ruleset = get_ruleset(game)
     tracks = {slug: ruleset.load_preset(slug) for slug in ruleset.presets()} | extra
     options = _options_for(next(iter(tracks.values())), args)
-    bar, update = _progress(args, len(tracks))
-    try:
+    with _progress(args, len(tracks)) as update:
         if game == "snowtails":
             from trackkit.report import snowtails
 
@@ -431,9 +431,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 tracks, options, races=args.races, seed=args.seed, progress=update
             )
             text = compare_text(rows, players=options.players, races=args.races, seed=args.seed)
-    finally:
-        if bar is not None:
-            bar.close()
     _emit(args, [row.to_json() for row in rows], text)
     return EXIT_OK
 
@@ -494,8 +491,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             "--workers starts a local cluster; the cluster at --scheduler has its own workers"
         )
     space = space_of(DEFAULT_GAME, args.players, args.tileset)
-    bar, update = _progress(args, None, unit="track")
-    try:
+    with _progress(args, None, unit="track") as update:
         run = run_sweep(
             space,
             args.out,
@@ -508,9 +504,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             partition_size=args.partition_size,
             progress=update,
         )
-    finally:
-        if bar is not None:
-            bar.close()
     _emit(args, run.to_json(), sweep_text(run))
     return EXIT_OK
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +15,9 @@ import pytest
 from sweep_spaces import PresetSpace
 
 from trackkit.board.track import load_track
-from trackkit.cli import main
 from trackkit.explore import sweep
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:  # argparse usage errors
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 
 @pytest.fixture
@@ -38,26 +31,24 @@ def small_space(monkeypatch: pytest.MonkeyPatch) -> PresetSpace:
 SWEEP = ("sweep", "--players", "4", "--races", "20", "--workers", "1", "--partition-size", "5")
 
 
-def test_sweep_then_find(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, small_space: PresetSpace
-) -> None:
+def test_sweep_then_find(cli: Cli, tmp_path: Path, small_space: PresetSpace) -> None:
     folder = tmp_path / "s"
-    code, out, err = run(capsys, *SWEEP, "--out", str(folder))
+    code, out, err = cli(*SWEEP, "--out", str(folder))
     assert code == 0, err
     assert "every track of 14, 20 races each, exact solo length" in out
     assert "14 of 14 tracks in 3 of 3 partitions: complete" in out
-    code, out, _ = run(capsys, *SWEEP, "--out", str(folder), "--json")
+    code, out, _ = cli(*SWEEP, "--out", str(folder), "--json")
     data = json.loads(out)
     assert code == 0 and data["resumed"] and data["tracks_profiled"] == 0 and data["complete"]
 
-    code, out, _ = run(capsys, "find", str(folder), "--sort", "drama", "--top", "4")
+    code, out, _ = cli("find", str(folder), "--sort", "drama", "--top", "4")
     assert code == 0
     assert "14 tracks match; 4 shown, highest lead_changes first" in out
     assert out.splitlines()[3].split()[:4] == ["rank", "rounds", "exact", "balance"]
     assert len(out.splitlines()) == 4 + 4
 
-    code, out, _ = run(
-        capsys, "find", str(folder), "--length", "..13", "--filter", "squares=40..",
+    code, out, _ = cli(
+        "find", str(folder), "--length", "..13", "--filter", "squares=40..",
         "--sort", "length", "--descending", "--json", "--export", str(tmp_path / "best"),
     )  # fmt: skip
     data = json.loads(out)
@@ -100,7 +91,7 @@ def test_sweep_then_find(
     ],
 )
 def test_refusals_are_one_line(
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     tmp_path: Path,
     small_space: PresetSpace,
     argv: tuple[str, ...],
@@ -109,7 +100,7 @@ def test_refusals_are_one_line(
 ) -> None:
     folder = tmp_path / "s"
     sweep.run_sweep(small_space, folder, races=20, partition_size=5, client=dask_client)
-    code, out, err = run(capsys, *(a.format(folder=folder) for a in argv))
+    code, out, err = cli(*(a.format(folder=folder) for a in argv))
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1, err
 
@@ -142,20 +133,18 @@ def test_a_track_failing_on_a_worker_is_one_line_on_stderr(tmp_path: Path) -> No
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_a_sample_of_the_real_space_swept_found_and_exported(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_a_sample_of_the_real_space_swept_found_and_exported(cli: Cli, tmp_path: Path) -> None:
     """The game's own 4-player space: the exported files are the tracks of their ranks."""
     from trackkit.games import get_ruleset
 
     folder = tmp_path / "s"
-    code, out, err = run(
-        capsys, "sweep", "--players", "4", "--sample", "10", "--races", "20", "--no-exact",
+    code, out, err = cli(
+        "sweep", "--players", "4", "--sample", "10", "--races", "20", "--no-exact",
         "--workers", "1", "--partition-size", "4", "--out", str(folder),
     )  # fmt: skip
     assert code == 0, err
     assert "a sample of 10 of 26,640, 20 races each, no exact solver" in out
-    code, out, _ = run(capsys, "find", str(folder), "--json", "--export", str(tmp_path / "t"))
+    code, out, _ = cli("find", str(folder), "--json", "--export", str(tmp_path / "t"))
     data = json.loads(out)
     assert code == 0 and data["matched"] == 10 and len(data["rows"]) == 10
     assert all(row["exact_rounds"] is None for row in data["rows"])

@@ -4,21 +4,14 @@ the same numbers, and clear refusals."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
-from trackkit.cli import main
 from trackkit.explore.profile import FIGURES, TrackProfile
 from trackkit.report.profile import profile_text
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 
 def test_every_figure_is_shown_under_its_family() -> None:
@@ -33,13 +26,13 @@ def test_every_figure_is_shown_under_its_family() -> None:
     assert text.index("Length") < text.index("Balance") < text.index("Drama")
 
 
-def test_the_command_prints_the_profile_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_the_profile_as_json(cli: Cli) -> None:
     argv = ("profile", "first-run", "--players", "3", "--races", "120", "--seed", "4")
-    code, out, _ = run(capsys, *argv, "--json")
+    code, out, _ = cli(*argv, "--json")
     data = json.loads(out)
     assert code == 0 and data["players"] == 3 and data["races"] == 120 and data["seed"] == 4
     assert 0 <= data["figures"]["balance"] <= 1
-    code, text, _ = run(capsys, *argv)
+    code, text, _ = cli(*argv)
     assert code == 0 and f"{data['figures']['rounds_mean']:.3f}" in text
 
 
@@ -52,6 +45,6 @@ def test_the_command_prints_the_profile_as_json(capsys: pytest.CaptureFixture[st
         (("profile", "no-such-track"), "neither a track file nor a preset"),
     ],
 )
-def test_bad_requests_get_one_line(capsys: pytest.CaptureFixture[str], argv, message) -> None:
-    code, out, err = run(capsys, *argv)
+def test_bad_requests_get_one_line(cli: Cli, argv, message) -> None:
+    code, out, err = cli(*argv)
     assert code == 2 and not out and message in err and len(err.strip().splitlines()) == 1

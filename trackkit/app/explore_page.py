@@ -23,7 +23,7 @@ from trackkit.app.choices import kept, wait_for_engine
 from trackkit.errors import TrackkitError
 from trackkit.explore.find import row_track
 from trackkit.explore.profile import FIGURES
-from trackkit.explore.sweep import in_process_client, read_manifest, read_sweep, run_sweep
+from trackkit.explore.sweep import dask_client, read_manifest, read_sweep, run_sweep
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.render import picture_figure
 
@@ -193,7 +193,7 @@ def _offer_small_sweep(root: Path) -> None:
     try:
         # in the app's own process (one Dask worker thread, the engine already loaded):
         # worker processes would each load it again, and some hosts cannot start them
-        with in_process_client() as client:
+        with dask_client(1, processes=False) as client:
             run_sweep(
                 YUMMELL.track_space(size["players"]),
                 folder,

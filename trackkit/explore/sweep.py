@@ -539,9 +539,15 @@ class SweepRun:
 
 
 @contextlib.contextmanager
-def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Any]:
+def dask_client(
+    workers: int | None = None, scheduler: str | None = None, *, processes: bool = True
+) -> Iterator[Any]:
     """A ``distributed.Client``: on the cluster at ``scheduler`` (``tcp://HOST:PORT``), or
-    on a local cluster of ``workers`` single-threaded processes (None: one per core)."""
+    on a local cluster of ``workers`` single-threaded processes (None: one per core).
+
+    ``processes=False``: the local workers are threads of this process, for a small sweep
+    from a program that has the engine loaded already (the app), with no processes to
+    start."""
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -571,7 +577,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
         cluster = LocalCluster(
             n_workers=count,
             threads_per_worker=1,
-            processes=True,
+            processes=processes,
             dashboard_address=":0",  # no fixed port: several sweeps may run at once
             silence_logs=logging.CRITICAL,  # a worker's failure is reported here, in one line
         )
@@ -745,23 +751,3 @@ def _result(future: Any, partition: Partition) -> pa.Table | str:
                 "resume"
             ) from None
         raise TrackkitError(f"{partition.describe()}: {name}: {error}") from None
-
-
-@contextlib.contextmanager
-def in_process_client() -> Iterator[Any]:
-    """A ``distributed.Client`` on one worker thread in this process: for a small sweep
-    from a program that has the engine loaded already (the app), with no processes to
-    start."""
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(
-            n_workers=1,
-            threads_per_worker=1,
-            processes=False,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
