@@ -131,7 +131,8 @@ def profile_track(
     result = simulated or simulate(track, options, races=races, seed=seed)
     values: dict[str, float] = {"exact_rounds": math.nan}
     if exact and ruleset.exact_solo is not None:
-        solved = ruleset.exact_solo(track, **ruleset.exact_reference())
+        # the simulation's board: the track is composed once per profile
+        solved = ruleset.exact_solo(track, prepared=result.board, **ruleset.exact_reference())
         values["exact_rounds"] = solved.expected_rounds
     values.update(length_figures(result))
     values.update(balance_figures(result))

@@ -66,7 +66,7 @@ from trackkit.games.yummell.content import (
 from trackkit.games.yummell.engine import MAX_ROUNDS
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.rules import challenge_total, challenge_won, is_steady, terrain_cost
-from trackkit.games.yummell.setup import RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
 from trackkit.games.yummell.state import Board
 
 COVERS = (
@@ -941,12 +941,15 @@ def exact_solo(
     encounters: bool = True,
     content: Content | None = None,
     workers: int = 2,
+    prepared: RaceBoard | None = None,
 ) -> ExactResult:
     """The exact expected rounds of a solo greedy race with the infinite deck.
 
     ``character`` and ``advantage`` (names or indices) fix who races; left out, the result
     is the average over every character and advantage dealt at random, as a simulation
     that deals them would estimate (the pairs are solved on ``workers`` processes).
+    ``prepared`` is ``track``'s race board when the caller has it already (a profile, after
+    its simulation), so the track is not composed again.
     """
     content = content or load_content()
     options = RaceOptions(
@@ -966,7 +969,7 @@ def exact_solo(
         if advantage is not None
         else range(len(content.advantage_names))
     )
-    board = race_board(track).board
+    board = (prepared or race_board(track)).board
     pairs = [(c, a) for c in characters for a in advantages]
     if workers > 1 and len(pairs) > 8:
         chunks = [pairs[i::workers] for i in range(workers)]
