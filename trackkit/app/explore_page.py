@@ -147,7 +147,10 @@ def _scatter(frame: Any, colour: str) -> go.Figure:
         yaxis_title="Balance",
         height=480,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        dragmode="select",
+        # a drag zooms into a dense part of the map; with dragmode "select" Streamlit leaves
+        # Plotly's clickmode at "event", and a click on a dot selected nothing (a browser
+        # test caught it)
+        dragmode="zoom",
     )
     return figure
 
@@ -172,9 +175,11 @@ def _show_track(row: dict[str, Any], plan: Any) -> None:
 
 
 def _design_page() -> Any:
-    from trackkit.app.home_page import app_pages
+    """The Design page to switch to: Streamlit knows a page by its ``url_path`` (that of
+    home_page.app_pages), so this page need not import the list of pages that lists it."""
+    from trackkit.app import design_page
 
-    return next(p for p in app_pages() if p.url_path == "design")
+    return st.Page(design_page.page, url_path="design")
 
 
 def _offer_small_sweep(root: Path) -> None:
