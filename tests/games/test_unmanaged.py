@@ -40,3 +40,39 @@ def test_wraparound_off_emits_no_index_fix_up() -> None:
 def test_no_runtime_is_plain_python_when_jit_is_off() -> None:
     values = np.arange(4, dtype=np.int64)
     assert positions_only(values, 1) == 3
+
+
+@njit(inline="always")
+def _clamped_sum(values: np.ndarray, low: int) -> int:
+    total = 0
+    for v in values:  # several blocks: the loop, the branch
+        if v > low:
+            total += v
+        else:
+            total += low
+    return total
+
+
+@njit
+def _inlines_twice(values: np.ndarray) -> int:
+    return _clamped_sum(values, 2) - _clamped_sum(values, 4)
+
+
+@pytest.mark.skipif(config.DISABLE_JIT, reason="numba's inliner only")
+def test_the_inliner_copies_a_callees_scope_once_and_inlines_the_same_code() -> None:
+    from numba.core import inline_closurecall
+    from numba.core.compiler import run_frontend
+
+    from trackkit.games.unmanaged import _OneMemoCopy
+
+    assert getattr(inline_closurecall.InlineWorker.inline_ir, "_trackkit", False)
+    blocks = list(run_frontend(_clamped_sum.py_func).blocks.values())
+    assert len(blocks) > 2 and len({id(b.scope) for b in blocks}) == 1
+    shared = _OneMemoCopy()
+    copies = [shared.deepcopy(b) for b in blocks]
+    assert len({id(b.scope) for b in copies}) == 1  # one scope, as in the original
+    assert copies[0].scope is not blocks[0].scope  # a copy all the same
+    assert copies[0].scope.localvars._con.keys() == blocks[0].scope.localvars._con.keys()
+    values = np.arange(7, dtype=np.int64)
+    expected = sum(max(v, 2) for v in range(7)) - sum(max(v, 4) for v in range(7))
+    assert _inlines_twice(values) == _inlines_twice.py_func(values) == expected
