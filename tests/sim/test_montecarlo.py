@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.sim.montecarlo import simulate
+from trackkit.sim.montecarlo import MIN_TASK_BATCHES, TASK_BATCHES, guided_tasks, simulate
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +153,21 @@ def test_figures_cover_every_race_while_rows_are_kept_for_the_first_only(
     assert whole.std_error == pytest.approx(whole.rounds.std(ddof=1) / np.sqrt(2000))
     wins = [(whole.placing[whole.column("character") == c] == 1).mean() for c in range(8)]
     assert [row["win_rate"] for row in whole.by_group("character")] == pytest.approx(wins)
+
+
+@given(st.integers(1, 3000), st.integers(1, 16))
+def test_tasks_cover_every_batch_and_shrink_towards_the_end(count: int, workers: int) -> None:
+    batches = [(b, 250) for b in range(count)]
+    tasks = guided_tasks(batches, workers)
+    assert [b for task in tasks for b in task] == batches  # each once, in order
+    sizes = [len(task) for task in tasks]
+    assert all(0 < size <= TASK_BATCHES for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-1] <= MIN_TASK_BATCHES  # the last task is small: no long idle tail
+    assert sizes[0] <= -(-count // workers)  # no task above a worker's share
+
+
+def test_a_long_simulation_ends_with_small_tasks() -> None:
+    sizes = [len(task) for task in guided_tasks([(b, 250) for b in range(800)], workers=2)]
+    assert sizes[0] == TASK_BATCHES
+    assert sum(sizes[-4:]) <= 4 * MIN_TASK_BATCHES  # the last 4,000 races or fewer, split

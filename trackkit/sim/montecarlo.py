@@ -29,9 +29,25 @@ from trackkit.errors import TrackkitError
 from trackkit.games.base import BatchResult, Group, Options, Ruleset
 
 RACES_PER_BATCH = 250
-TASK_BATCHES = 40  # batches a worker plays per task (10,000 races)
+TASK_BATCHES = 40  # batches a worker plays per task (10,000 races), at most
+MIN_TASK_BATCHES = 4  # and at least, while there are so many left
 MAX_RACES = 10_000_000
 Progress = Callable[[int, int], None]
+
+
+def guided_tasks(batches: list[tuple[int, int]], workers: int) -> list[list[tuple[int, int]]]:
+    """``batches`` cut into tasks for ``workers``, in order (guided scheduling): each at most
+    TASK_BATCHES and a quarter of a worker's share of what is left, so the tasks shrink
+    towards the end and the workers finish together (one worker slowed by the machine's
+    other tenants no longer leaves the other idle for a whole 10,000-race task)."""
+    share = math.ceil(len(batches) / workers)  # a small simulation still uses every worker
+    tasks, start = [], 0
+    while start < len(batches):
+        left = len(batches) - start
+        size = min(left, share, TASK_BATCHES, max(MIN_TASK_BATCHES, left // (4 * workers)))
+        tasks.append(batches[start : start + size])
+        start += size
+    return tasks
 
 
 def run_batch(
@@ -313,10 +329,9 @@ def simulate(
                 progress(done, races)
     else:
         run_batch(board, options, seed, 0, 1)  # compile (or load) once, before forking
-        # tasks of a few batches: small enough for a steady progress bar and even load,
-        # each returning its totals (and the kept batches), never every race's rows
-        size = max(1, min(TASK_BATCHES, math.ceil(len(batches) / (4 * workers))))
-        tasks = [batches[i : i + size] for i in range(0, len(batches), size)]
+        # tasks of a few batches, smaller towards the end: a steady progress bar and even
+        # load, each returning its totals (and the kept batches), never every race's rows
+        tasks = guided_tasks(batches, workers)
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [
