@@ -85,24 +85,26 @@ class Totals:
     def add(self, batch: BatchResult) -> None:
         self.races += batch.rounds.shape[0]
         self.rounds_count += np.bincount(batch.rounds, minlength=self.rounds_count.shape[0])
-        won = (batch.placing == 1).ravel()
-        placing = batch.placing.ravel()
+        players = batch.placing.shape[1]
+        place = batch.placing.ravel() - 1  # 0 for the winner; ties share a placing
+        worth = np.arange(1, players + 1)
         for key, table in self.groups.items():
             index = batch.groups[key].ravel()
             size = table.shape[1]
             valid = index >= 0  # a character that never left the start has no route
-            table[0] += np.bincount(index[valid], minlength=size)
-            table[1] += np.bincount(index[valid], weights=won[valid], minlength=size).astype(
-                np.int64
-            )
-            table[2] += np.bincount(index[valid], weights=placing[valid], minlength=size).astype(
-                np.int64
-            )
+            # one count per (value, placing): entries, wins and placing sums follow from it
+            counts = np.bincount(
+                index[valid] * players + place[valid], minlength=size * players
+            ).reshape(size, players)
+            table[0] += counts.sum(axis=1)
+            table[1] += counts[:, 0]
+            table[2] += counts @ worth
         for key, counts in self.node_counts.items():
             counts += batch.node_counts[key]
         for key, sums in self.tallies.items():
-            values = batch.tallies[key].astype(np.int64)
-            sums += (values.sum(), (values * values).sum())
+            values = batch.tallies[key].astype(np.int64, copy=False)
+            sums[0] += values.sum()
+            sums[1] += values @ values
 
     def merge(self, other: Totals) -> None:
         self.races += other.races
