@@ -739,7 +739,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--cold",
         action="store_true",
-        help="also time the first compile with an empty numba cache (about a minute)",
+        help="also time the first compile with an empty numba cache (one to two minutes)",
     )
     p.add_argument(
         "--search",

@@ -1,6 +1,6 @@
 """Compiling the race engine before the first race needs it.
 
-numba compiles the engine the first time a race runs on a machine (about a minute on a
+numba compiles the engine the first time a race runs on a machine (one to two minutes on a
 small one) and keeps the result in its on-disk cache. :func:`start_warmup` compiles it in a
 separate process, so an app or a command can start it early, keep responding meanwhile,
 and tell the user what is happening while a race waits for it.
