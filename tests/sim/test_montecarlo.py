@@ -171,3 +171,20 @@ def test_a_long_simulation_ends_with_small_tasks() -> None:
     sizes = [len(task) for task in guided_tasks([(b, 250) for b in range(800)], workers=2)]
     assert sizes[0] == TASK_BATCHES
     assert sum(sizes[-4:]) <= 4 * MIN_TASK_BATCHES  # the last 4,000 races or fewer, split
+
+
+def test_a_placing_outside_one_to_the_player_count_is_refused(result) -> None:  # type: ignore[no-untyped-def]
+    from trackkit.games.base import BatchResult
+    from trackkit.sim.montecarlo import Totals
+
+    ruleset = result.ruleset
+    totals = Totals.empty(ruleset, result.groups, len(result.board.nodes))
+    columns = {g.key: np.zeros((1, 4), dtype=np.int64) for g in result.groups}
+    nodes = {c.key: np.zeros(len(result.board.nodes), dtype=np.int64) for c in ruleset.node_counts}
+    tallies = {t.key: np.zeros(1, dtype=np.int64) for t in ruleset.tallies}
+    good = BatchResult(np.array([3]), np.array([[1, 2, 2, 4]]), columns, nodes, tallies)
+    totals.add(good)
+    assert totals.groups["character"][:, 0].tolist() == [4, 1, 9]  # 4 entries, 1 win, 1+2+2+4
+    bad = BatchResult(np.array([3]), np.array([[1, 2, 3, 5]]), columns, nodes, tallies)
+    with pytest.raises(ValueError, match="placings run from 1 to 4"):
+        totals.add(bad)

@@ -87,6 +87,9 @@ class Totals:
         self.rounds_count += np.bincount(batch.rounds, minlength=self.rounds_count.shape[0])
         players = batch.placing.shape[1]
         place = batch.placing.ravel() - 1  # 0 for the winner; ties share a placing
+        if place.size and (place.min() < 0 or place.max() >= players):
+            # the one count per (value, placing) below would put it in another value's bin
+            raise ValueError(f"placings run from 1 to {players}, not {place.min() + 1}..")
         worth = np.arange(1, players + 1)
         for key, table in self.groups.items():
             index = batch.groups[key].ravel()
