@@ -139,10 +139,16 @@ def _choose(page: Page, label: str) -> None:
     expect(option).to_be_checked()
 
 
-def _settle(page: Page) -> None:
-    """Wait until the app has finished running (its "Running…" indicator is gone)."""
-    page.wait_for_timeout(200)
-    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0, timeout=120_000)
+def _settle(page: Page, quiet_ms: int = 1500) -> None:
+    """Wait until the app has finished running: its "Running…" indicator gone and staying
+    gone for ``quiet_ms`` (on a loaded machine a run can start well after the click that
+    asked for it, so one look after a fixed pause can fall before it)."""
+    status = page.locator("[data-testid='stStatusWidget']")
+    quiet = 0
+    while quiet < quiet_ms:
+        expect(status).to_have_count(0, timeout=120_000)
+        page.wait_for_timeout(100)
+        quiet = quiet + 100 if status.count() == 0 else 0
 
 
 def test_hostile_links_and_uploads_are_refused_and_every_page_still_works(
