@@ -1,0 +1,95 @@
+"""What a piece of work may cost, checked before the work starts.
+
+The app is a web server and the command line reads files from anyone, so a cost that a
+visitor, a link or a file can name is bounded here, one limit per kind of work:
+
+- **drawing**: the pixels of a picture's canvas, the points of an interactive chart;
+- **validation**: the spaces a track file makes the checks enumerate;
+- **simulation**: races × players × a track-size factor;
+- **sweeps**: tracks × races.
+
+Each :class:`Limit` has a value for the command line (the person running it pays for what
+they ask) and a stricter one for the app, which the operator running the server may set
+with an environment variable (``TRACKKIT_APP_…``, read when the app asks). The app says
+it serves with :func:`serve_app_limits`; everything else gets the command line's values.
+A cost over its limit is refused before any work by :meth:`Limit.check`, with a one-line
+:class:`CostLimitError` that names the limit and how to stay within it.
+
+The README's "Limits" section lists every limit with its values; a test keeps the two
+alike.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from trackkit.errors import TrackkitError
+
+
+class CostLimitError(TrackkitError):
+    """A piece of work refused before it started: it would cost more than a limit allows."""
+
+
+_SERVING = {"app": False}
+
+
+def serve_app_limits(on: bool = True) -> None:
+    """From now on, this process checks the app's limits (the stricter ones) instead of the
+    command line's. The app calls it once at start; tests switch it back."""
+    _SERVING["app"] = on
+
+
+def serving_app() -> bool:
+    """Whether this process checks the app's limits."""
+    return _SERVING["app"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The most a kind of work may cost: ``cli`` for the command line and the library,
+    ``app`` for the app unless the operator sets ``env``; ``what`` names the unit in a
+    refusal and ``fix`` says how to stay within it."""
+
+    key: str
+    what: str
+    cli: int
+    app: int
+    env: str
+    fix: str
+
+    def value(self) -> int:
+        """The limit in force: the app's (the operator's ``env`` when set to a whole number
+        of 1 or more) while serving the app, else the command line's."""
+        if not serving_app():
+            return self.cli
+        raw = os.environ.get(self.env, "").strip().replace("_", "")
+        if raw.isdigit() and int(raw) >= 1:
+            return int(raw)
+        return self.app
+
+    def check(self, cost: int, doing: str) -> None:
+        """Refuse ``doing`` (e.g. "this picture") when ``cost`` is over the limit in force."""
+        limit = self.value()
+        if cost > limit:
+            raise CostLimitError(
+                f"{doing} would need {cost:,} {self.what}; the limit is {limit:,}: {self.fix}"
+            )
+
+    def allows(self, cost: int) -> bool:
+        """Whether ``cost`` is within the limit in force."""
+        return cost <= self.value()
+
+
+def registered() -> tuple[Limit, ...]:
+    """Every limit trackkit checks, in the order the README lists them."""
+    return tuple(v for v in globals().values() if isinstance(v, Limit))
+
+
+# --- drawing -----------------------------------------------------------------------------
+
+# --- validation --------------------------------------------------------------------------
+
+# --- simulation --------------------------------------------------------------------------
+
+# --- sweeps ------------------------------------------------------------------------------
