@@ -30,6 +30,8 @@ from trackkit.games.yummell.presets import PRESET_SLUGS
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "trackkit" / "games" / "yummell" / "data"
 PRESETS = ROOT / "trackkit" / "games" / "yummell" / "tracks"
+SNOW_CONTENT = ROOT / "trackkit" / "games" / "snowtails" / "data"
+SNOW_PRESETS = ROOT / "trackkit" / "games" / "snowtails" / "tracks"
 SECONDS_PER_RUN = 120  # generous for a loaded machine; a hang is caught, not waited out
 IGNORE = shutil.ignore_patterns("*.py", "__*")
 
@@ -96,6 +98,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fuzz")
     shutil.copytree(bundled_tiles_folder(), root / "tiles", ignore=IGNORE)
     shutil.copytree(CONTENT, root / "content", ignore=IGNORE)
+    shutil.copytree(SNOW_CONTENT, root / "snow-content", ignore=IGNORE)
     os.mkfifo(root / "pipe.toml")
     os.mkfifo(root / "pipe.svg")
     (root / "loop-a.toml").symlink_to(root / "loop-b.toml")
@@ -111,6 +114,12 @@ def compiled() -> None:
     assert run_cli(["race", "first-run", "--players", "2", "--seed", "1"], seconds=None)[0] == 0
     argv = ["exact", "first-run", "--character", "0", "--advantage", "0", "--no-encounters"]
     assert run_cli(argv, seconds=None)[0] == 0
+
+
+@pytest.fixture(scope="module")
+def snow_compiled() -> None:
+    """Compile (or load) the Snow Tails engine outside the alarm."""
+    assert run_cli(["race", "husky-oval", "--players", "2", "--seed", "1"], seconds=None)[0] == 0
 
 
 def _hostile_paths(root: Path, suffix: str) -> list[str]:
@@ -398,3 +407,68 @@ def test_the_fuzzer_reaches_both_outcomes(place: Path) -> None:
     assert check(["show", "first-run"])[0] == 0
     assert check(["show", f"{place}/pipe.toml"])[0] == 2
     assert check(["validate", "first-run", "--players", "2"])[0] == 1
+
+
+# --- Snow Tails: track files and content folders -------------------------------------------
+
+SNOW_SLUGS = sorted(p.stem for p in SNOW_PRESETS.glob("*.toml"))
+# what a hostile Snow Tails file appends: buildings and positions far off any board, and
+# boards of many or long segments
+_SNOW_EXTRAS = [
+    '\n[[buildings]]\nkind = "chapel"\nsegment = "back"\nlanes = [2, 3]\nrows = [3, 100000000]\n',
+    '\n[[buildings]]\nkind = "bothy"\nsegment = "home"\nlanes = [2, 2147483648]\nrows = [1, 2]\n',
+    '\n[[buildings]]\nkind = "kennels"\nsegment = "home"\nlanes = [-3, 2]\nrows = [-9, 2]\n',
+    '\n[[buildings]]\nkind = "tavern"\nsegment = "back"\nside = "left"\nrows = [0, 59]\n',
+    "".join(f'\n[[segments]]\nid = "x{i}"\nrows = 60\n' for i in range(60)),
+    "".join(f'\n[[segments]]\nid = "y{i}"\nrows = {i % 70}\nlanes = {i % 11}\n' for i in range(8)),
+]
+
+
+def _snow_track(data: st.DataObject, place: Path) -> str:
+    kind = data.draw(st.sampled_from(["preset", "mutant", "mutant", "extra"]), label="snow track")
+    if kind == "preset":
+        return data.draw(st.sampled_from(SNOW_SLUGS))
+    source = (SNOW_PRESETS / f"{data.draw(st.sampled_from(SNOW_SLUGS))}.toml").read_bytes()
+    if kind == "extra":
+        source += data.draw(st.sampled_from(_SNOW_EXTRAS)).encode()
+    path = place / "snow-mutant.toml"
+    path.write_bytes(data.draw(mutations(source), label="snow mutant"))
+    return str(path)
+
+
+def _snow_content(data: st.DataObject, place: Path) -> list[str]:
+    kind = data.draw(st.sampled_from(["none", "copy", "mutant", "mutant", "hand"]), label="box")
+    if kind == "none":
+        return []
+    if kind == "copy":
+        return ["--content", str(place / "snow-content")]
+    folder = place / "snow-content-mutant"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(place / "snow-content", folder)
+    if kind == "hand":  # a hand the engine cannot play with, or one it can
+        deck = folder / "deck.toml"
+        size = data.draw(st.integers(0, 9))
+        deck.write_text(deck.read_text("utf-8").replace("hand_size = 5", f"hand_size = {size}"))
+    else:
+        file = folder / data.draw(st.sampled_from(["deck.toml", "components.toml"]))
+        file.write_bytes(data.draw(mutations(file.read_bytes()), label="snow content mutant"))
+    return ["--content", str(folder)]
+
+
+@settings(FUZZ, max_examples=150)
+@given(data=st.data())
+def test_every_snowtails_command_survives_hostile_input(
+    place: Path, snow_compiled: None, data: st.DataObject
+) -> None:
+    """Mutated Snow Tails track files (huge spans, negative numbers, wrong types, many
+    segments) and content folders (deck, hand size, components): shown, validated or raced
+    (two sleds, a few races), or refused in one line, within the alarm."""
+    command = data.draw(st.sampled_from(["show", "validate", "simulate", "race"]), label="command")
+    argv = [command, _snow_track(data, place)]
+    if command in ("simulate", "race"):
+        argv += ["--players", data.draw(st.sampled_from(["2", "3"])), "--seed", "1"]
+        argv += _snow_content(data, place)
+        if command == "simulate":
+            argv += ["--races", data.draw(st.sampled_from(["1", "3"]))]
+    argv += _maybe(data, ["--json"])
+    event(f"snowtails {command}: exit {check(argv)[0]}")

@@ -251,6 +251,7 @@ def _options_for(track: Any, args: argparse.Namespace, players: int | None = Non
         starting_value=getattr(args, "starting_dogs", None),
         bonus_first_round=not getattr(args, "no_first_round_bonus", False),
         deck=content.deck,
+        components=content.components,
     )
 
 

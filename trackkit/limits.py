@@ -90,6 +90,21 @@ def registered() -> tuple[Limit, ...]:
 
 # --- validation --------------------------------------------------------------------------
 
+# The spaces a Snow Tails board makes the checks enumerate: every space of its segments
+# plus the spaces its buildings cover (trackkit.games.snowtails.geometry.board_spaces),
+# counted from the file's numbers before the course is built. The presets need 190 to 372;
+# the largest board a track file may describe, 38,880 (60 straights of 9 × 60 spaces and
+# 12 buildings of 540), takes the command line about 13 s to validate and compile, so the
+# command line never refuses a file that loads; the app refuses beyond 5,000 (about 1 s).
+BOARD_SPACES = Limit(
+    key="board_spaces",
+    what="board spaces",
+    cli=50_000,
+    app=5_000,
+    env="TRACKKIT_APP_BOARD_SPACES",
+    fix="make the board smaller (fewer or shorter segments, fewer lanes, smaller buildings)",
+)
+
 # --- simulation --------------------------------------------------------------------------
 
 # --- sweeps ------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
+from trackkit.games.base import TrackCheck, get_ruleset, rulesets
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.setup import RaceOptions
 from trackkit.sim.montecarlo import MIN_TASK_BATCHES, TASK_BATCHES, guided_tasks, simulate
@@ -118,6 +121,43 @@ def test_an_invalid_track_cannot_be_raced() -> None:
     broken = Track("broken", (Placement(1, 0, 0), Placement(7, 5, 5)))
     with pytest.raises(TrackkitError, match="cannot be raced"):
         simulate(broken, races=10)
+
+
+@dataclass(frozen=True)
+class _MadeUp:
+    code: str = "made-up"
+
+    def __str__(self) -> str:
+        return "[made-up] a problem the game's own rules found."
+
+
+@pytest.mark.parametrize("game", rulesets())
+def test_every_games_races_pass_its_track_check_first(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one check at the seam: whatever a game's check_track finds, no race is played
+    (a Snow Tails track its validator rejected used to be raced and ranked)."""
+    ruleset = get_ruleset(game)
+    track = ruleset.load_preset(ruleset.presets()[0])
+    seen: list[object] = []
+
+    def check_track(track: object, **choices: object) -> TrackCheck:
+        seen.append(choices.get("content"))
+        return TrackCheck((_MadeUp(),))
+
+    def no_race(*args: object, **kwargs: object) -> None:
+        raise AssertionError("raced a track its rules reject")
+
+    monkeypatch.setattr(ruleset, "check_track", check_track)
+    monkeypatch.setattr(ruleset, "prepare", no_race)
+    options = ruleset.options(players=2)
+    with pytest.raises(TrackkitError) as caught:
+        simulate(track, options, races=5)
+    assert str(caught.value) == (
+        f"track {track.name!r} cannot be raced: 1 problem(s), first: [made-up] a problem the "
+        "game's own rules found. Run `trackkit validate` for all of them."
+    )
+    assert seen == [options.content]  # checked against the content the races would use
 
 
 def test_bad_race_counts_are_refused() -> None:

@@ -13,14 +13,18 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
 - ``presets()``, ``load_preset(slug)``, and ``parse_track(data, source, base)``: its track
   files (a file names its game with ``game = "..."``; :func:`load_track` reads any file
   and hands its table to the game it names);
-- ``check_track(track, players=..., partial=...)``: every rule a track of the game must
-  obey, as a :class:`TrackCheck` (errors, guideline warnings, the composed track);
+- ``check_track(track, players=..., partial=..., content=...)``: every rule a track of the
+  game must obey, as a :class:`TrackCheck` (errors, guideline warnings, the composed
+  track), counted against ``content`` where the rules depend on it (Snow Tails: the box's
+  trees, markers and buildings; None: the bundled content);
 - ``content_folder()`` and ``load_content(folder)``: the game's content files (deck,
   characters…), bundled or a user's own, read with located errors;
 - ``options(...)``: the race options the game takes, an object with ``players`` and
   ``ruleset`` and a ``summary()`` for reports;
 - ``prepare(track, options)``: the engine's view of a track it has checked and composed
-  once (with ``nodes``, the name of each node index, and ``composed``);
+  once (with ``nodes``, the name of each node index, and ``composed``); every race goes
+  through :func:`race_ready`, which checks the track first and refuses one that breaks a
+  rule, in every game and for every command;
 - ``groups(prepared, options)``: the columns a batch reports win rates and placings for;
   ``tallies``: what a batch counts per race (collisions, tree hits…); ``node_counts``:
   what it counts per space or square (turns ended there, collisions…), under the JSON key
@@ -172,6 +176,9 @@ class Options(Protocol):
     @property
     def ruleset(self) -> Ruleset: ...
 
+    @property
+    def content(self) -> Any: ...
+
     def summary(self) -> dict[str, Any]: ...
 
 
@@ -203,6 +210,7 @@ class Ruleset(Protocol):
         tileset: TileSet | None = None,
         players: int | None = None,
         partial: bool = False,
+        content: Any = None,
     ) -> TrackCheck: ...
 
     def content_folder(self) -> Path: ...
@@ -258,6 +266,28 @@ class TileRuleset(Ruleset, Protocol):
         players: int | None,
         composed: TrackGraph | None = None,
     ) -> bool: ...
+
+
+def race_ready(track: Any, options: Options) -> Any:
+    """``track`` prepared for the engine of ``options``' game, once it has passed every
+    rule of that game (counted against the options' content): the one check before any
+    race, whichever the command (a simulation, a recorded race, a comparison, a profile,
+    a tournament) or the front end.
+
+    A track that breaks a rule is refused with a :class:`TrackkitError` naming its first
+    problem: raced anyway, it gives figures that mean nothing (a Snow Tails track whose
+    finish no sled can reach ran every race to the round limit and was reported, and
+    ranked, as the longest).
+    """
+    ruleset = options.ruleset
+    check = ruleset.check_track(track, content=options.content)
+    problems = check.problems
+    if problems:
+        raise TrackkitError(
+            f"track {shown(track.name)!r} cannot be raced: {len(problems)} problem(s), "
+            f"first: {str(problems[0]).rstrip('.')}. Run `trackkit validate` for all of them."
+        )
+    return ruleset.prepare(track, options)
 
 
 _LOADED: dict[str, Ruleset] = {}

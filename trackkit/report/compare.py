@@ -8,9 +8,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from trackkit.board.track import Track
+from trackkit.games.base import race_ready
 from trackkit.games.yummell.exact import exact_solo
 from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.setup import RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceOptions
 from trackkit.games.yummell.terrain import Terrain, route_cost
 from trackkit.sim.montecarlo import simulate
 
@@ -41,7 +42,7 @@ class TrackFigures:
 def track_figures(
     key: str, track: Track, options: RaceOptions, races: int, seed: int
 ) -> TrackFigures:
-    board = race_board(track)
+    board = race_ready(track, options)  # refuses a track its rules reject
     route = board.routes[greedy_route(board.board)]
     graph = board.composed.graph
     mp = route_cost(board.composed, list(route))

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.games.base import BatchResult, Group, Options, Ruleset
+from trackkit.games.base import BatchResult, Group, Options, Ruleset, race_ready
 
 RACES_PER_BATCH = 250
 TASK_BATCHES = 40  # batches a worker plays per task (10,000 races), at most
@@ -309,7 +309,7 @@ def simulate(
         raise TrackkitError(f"workers must be at least 1, not {workers}")
     if seed < 0:
         raise TrackkitError(f"the seed is a whole number of 0 or more, not {seed}")
-    board = ruleset.prepare(track, options)
+    board = race_ready(track, options)  # refuses a track its game's rules reject
     groups = ruleset.groups(board, options)
 
     def empty() -> Totals:

@@ -16,6 +16,7 @@ from snowtails_fixtures import base_data, track_of
 
 from trackkit.games.snowtails.board import Board
 from trackkit.games.snowtails.engine import play_turn, setup_race
+from trackkit.games.snowtails.geometry import Course, build_course
 from trackkit.games.snowtails.race import Engine, RaceOptions, prepare
 from trackkit.games.snowtails.rules import schedule_code
 from trackkit.games.snowtails.state import (
@@ -148,9 +149,13 @@ def table(
     **changes: Any,
 ) -> Table:
     """A race on the base track (with ``changes``) or ``track``, in round ``rnd``, the
-    sleds in start order 0, 1, …, off the track, with no cards, the random buffer full."""
+    sleds in start order 0, 1, …, off the track, with no cards, the random buffer full.
+
+    The track is composed here and handed to the engine as a course, so a rule's test may
+    stand on a board the validator would refuse to race (a Tavern six rows long)."""
     track = track if track is not None else track_of(base_data(**changes))
-    engine = prepare(track, RaceOptions(players=players, policy=policy))
+    course = track if isinstance(track, Course) else build_course(track)
+    engine = prepare(course, RaceOptions(players=players, policy=policy))
     sleds, race = engine.sleds, engine.race
     sleds.slot[:] = np.arange(players)
     setup_race(engine.compiled.board, race, sleds)

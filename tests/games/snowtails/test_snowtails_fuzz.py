@@ -1,6 +1,8 @@
-"""Property tests: a garbled track file loads or fails with one located line, never another
-exception; and on any track that loads, the course builds, its geometry holds and the
-validator answers without crashing."""
+"""Property tests: a garbled track file or content folder loads or fails with one located
+line, never another exception; on any track that loads, the course builds, its geometry
+holds, the validator answers without crashing, and a tiny race runs on a valid track and
+is refused (a :class:`TrackkitError`) on one the validator rejects; and no board over the
+validation limit gets as far as listing its spaces."""
 
 from __future__ import annotations
 
@@ -10,14 +12,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import tomli_w
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from trackkit import limits
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.presets import PRESET_SLUGS, preset_text
-from trackkit.games.snowtails.track import SnowTrack, load_track, parse_track, parse_track_toml
+from trackkit.games.snowtails import geometry
+from trackkit.games.snowtails.content import Components, Deck
+from trackkit.games.snowtails.geometry import board_spaces, build_course
+from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
+from trackkit.games.snowtails.race import RaceOptions
+from trackkit.games.snowtails.ruleset import RULESET
+from trackkit.games.snowtails.track import (
+    MAX_LANES,
+    MAX_ROWS,
+    SnowTrack,
+    load_track,
+    parse_track,
+    parse_track_toml,
+)
 from trackkit.games.snowtails.validation import validate_track
+from trackkit.limits import BOARD_SPACES, CostLimitError
+from trackkit.sim.montecarlo import simulate
 
 FUZZ = settings(
     deadline=None,
@@ -46,8 +63,9 @@ VALUES = st.recursive(
 TOML_CHARS = st.text(alphabet="[]{}=,\"#\n' .-_abc0123456789", max_size=12)
 
 
-def _check_loaded(track: SnowTrack) -> None:
-    """What must hold of every track that loads."""
+def _check_loaded(track: SnowTrack, *, race: bool = True) -> None:
+    """What must hold of every track that loads: it validates, and a tiny race runs on it
+    when it is valid and is refused, in one line, when it is not."""
     course = build_course(track)
     result = validate_track(track, course)
     assert "geometry-inconsistent" not in {i.code for i in result.issues}
@@ -56,12 +74,32 @@ def _check_loaded(track: SnowTrack) -> None:
         assert "\n" not in issue.message and issue.code
     if result.ok:
         assert course.start_spaces and course.finish_spaces
+    if race:
+        _race_or_refuse(track, RaceOptions(players=2), valid=result.ok)
+
+
+def _race_or_refuse(track: SnowTrack, options: RaceOptions, *, valid: bool | None) -> None:
+    """Two races of ``track``: played to the end when it is ``valid``, refused with one line
+    naming the first problem when not (None: either, as the options' content decides)."""
+    try:
+        result = simulate(track, options, races=2, seed=3)
+    except TrackkitError as error:
+        event("race refused")
+        assert valid is not True, error
+        assert "\n" not in str(error) and str(error)
+        if valid is False:
+            assert "cannot be raced" in str(error)
+        return
+    event("raced")
+    assert valid is not False, "a track the validator rejects was raced"
+    assert result.races == 2 and (result.rounds >= 1).all()
 
 
 def _load_or_one_line(load: Any, *args: Any, **kwargs: Any) -> SnowTrack | None:
     try:
         return load(*args, **kwargs)
     except TrackkitError as error:
+        event("refused as it loads")
         message = str(error)
         assert message and "\n" not in message and "Traceback" not in message
         return None
@@ -190,3 +228,204 @@ def test_the_validator_never_crashes_on_random_obstacles(
     track = _load_or_one_line(parse_track, table, source="random.toml")
     if track is not None:
         _check_loaded(track)
+
+
+# --- hostile numbers and sizes --------------------------------------------------------------
+
+HUGE = st.one_of(
+    st.integers(-(2**63), 2**63 - 1),
+    st.sampled_from([-1, 0, MAX_ROWS, MAX_ROWS + 1, 10**8, 2**31, 2**63 - 1, -(2**63)]),
+    st.floats(allow_nan=True),
+    st.text(max_size=4),
+    st.lists(st.integers(-5, 5), max_size=3),
+)
+
+
+def _numbers(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths of every whole number (or pair of them: a span) in a track's table."""
+    found = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _numbers(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _numbers(item, (*prefix, index))
+    elif isinstance(value, int) and not isinstance(value, bool):
+        found.append(prefix)
+    return found
+
+
+@FUZZ
+@given(
+    slug=st.sampled_from(PRESET_SLUGS),
+    choices=st.lists(st.integers(min_value=0), min_size=1, max_size=3),
+    values=st.lists(HUGE, min_size=3, max_size=3),
+)
+def test_huge_negative_and_mistyped_numbers_load_or_fail_in_one_line(
+    slug: str, choices: list[int], values: list[Any]
+) -> None:
+    """Every number of a preset (lanes, rows, spans, indices, lines) replaced by one far
+    off the board, negative or of the wrong type: refused as the file loads, or a track
+    that validates and races (or is refused a race) in a moment."""
+    table = copy.deepcopy(TABLES[slug])
+    table.setdefault("buildings", []).append(
+        {"kind": "chapel", "segment": table["segments"][0]["id"], "lanes": [2, 3], "rows": [1, 2]}
+    )
+    paths = _numbers(table)
+    for choice, value in zip(choices, values, strict=False):
+        path = paths[choice % len(paths)]
+        parent = table
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = value
+    track = _load_or_one_line(parse_track, table, source="huge.toml")
+    if track is not None:
+        assert board_spaces(track) <= BOARD_SPACES.cli  # the schema's bounds keep it small
+        _check_loaded(track)
+
+
+def _straights(count: int, hostile: bool) -> st.SearchStrategy[list[Any]]:
+    """``count`` straights, of 10 to 60 rows of the default lanes; ``hostile``: of any
+    number, or none, of rows and lanes."""
+    if not hostile:
+        return st.lists(
+            st.fixed_dictionaries({"rows": st.integers(10, MAX_ROWS)}),
+            min_size=count,
+            max_size=count,
+        )
+    lanes = st.one_of(st.integers(1, MAX_LANES + 1), HUGE)
+    rows = st.one_of(st.integers(1, MAX_ROWS + 1), HUGE)
+    segment = st.fixed_dictionaries({"rows": rows}, optional={"lanes": lanes})
+    return st.lists(segment, min_size=count, max_size=count)
+
+
+@settings(FUZZ, max_examples=80)
+@given(count=st.integers(1, 70), data=st.data())
+def test_many_segments_load_or_fail_and_nothing_over_the_limit_is_listed(
+    count: int, data: st.DataObject
+) -> None:
+    """Boards of up to 70 straights of up to 60+ rows (the schema allows 60 segments): each
+    is refused as it loads, refused by the app's limit before a space is listed, or
+    composed and validated. (The command line's limit is above the largest board that
+    loads: ``test_the_limit_has_margin_over_the_presets_and_the_largest_board``.)"""
+    hostile = data.draw(st.sampled_from([False, False, False, True]))
+    segments = data.draw(_straights(count, hostile))
+    for index, segment in enumerate(segments):
+        segment["id"] = f"s{index}"
+    last = segments[-1]["rows"]
+    table = {
+        "game": "snowtails",
+        "name": "Many",
+        "start": {"segment": "s0", "row": 0},
+        "finish": {
+            "segment": f"s{count - 1}",
+            "line": min(1, last) if isinstance(last, int) else 1,
+        },
+        "segments": segments,
+    }
+    track = _load_or_one_line(parse_track, table, source="many.toml")
+    if track is None:
+        return
+    limits.serve_app_limits(True)
+    try:
+        limit = BOARD_SPACES.value()
+        with pytest.MonkeyPatch.context() as patch:
+            laid_out: list[int] = []
+            original = geometry._lay_out
+
+            def lay_out(*args: Any) -> Any:
+                laid_out.append(1)
+                return original(*args)
+
+            patch.setattr(geometry, "_lay_out", lay_out)
+            try:
+                course = build_course(track)
+            except CostLimitError as error:
+                event("refused by the limit")
+                assert board_spaces(track) > limit and not laid_out
+                assert f"the limit is {limit:,}" in str(error) and "\n" not in str(error)
+                return
+        assert board_spaces(track) <= limit and laid_out
+        validate_track(track, course)
+    finally:
+        limits.serve_app_limits(False)
+
+
+# --- content folders --------------------------------------------------------------------------
+
+DECK_VALUES = st.lists(
+    st.fixed_dictionaries({"value": st.integers(-1, 6), "count": st.integers(-1, 12)}),
+    min_size=1,
+    max_size=7,
+)
+DECKS = st.fixed_dictionaries(
+    {
+        "cards_per_colour": st.one_of(st.integers(0, 40), HUGE),
+        "hand_size": st.one_of(st.integers(0, 8), HUGE),
+        "starting_pair": st.one_of(st.tuples(st.integers(0, 5), st.integers(0, 5)).map(list), HUGE),
+        "held_back_value": st.one_of(st.integers(-1, 6), HUGE),
+        "values": DECK_VALUES,
+    }
+)
+COMPONENTS = {
+    "trees": st.integers(0, 30),
+    "markers": st.integers(0, 40),
+    "building_spaces": st.integers(1, 6),
+    "lanes": st.integers(2, 9),
+    "tavern_rows": st.integers(1, 4),
+    "runoff_rows": st.integers(1, 4),
+}
+COMPONENTS_KEYS = tuple(COMPONENTS)
+
+
+def _deck_near_the_bundled(draw: st.DrawFn) -> dict[str, Any]:
+    """The bundled deck with one or two of its numbers changed, mostly a little (so that
+    many folders load and race, and a hand of 1 to 4 cards is among them)."""
+    deck = tomllib.loads((RULESET.content_folder() / "deck.toml").read_text("utf-8"))
+    fields = ["hand_size", "hand_size", "count", "count", "starting_pair", "held_back_value"]
+    for _ in range(draw(st.integers(1, 2))):
+        field = draw(st.sampled_from(fields))
+        if field == "count":
+            entry = draw(st.sampled_from(deck["values"]))
+            entry["count"] = draw(st.integers(0, 8))
+            deck["cards_per_colour"] = sum(v["count"] for v in deck["values"])
+        elif field == "starting_pair":
+            value = draw(st.integers(0, 5))
+            deck[field] = [value, value]
+        elif field == "hand_size":
+            deck[field] = draw(st.integers(1, 9))
+        else:
+            deck[field] = draw(st.integers(-1, 6))
+    return deck
+
+
+@st.composite
+def _content_tables(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    near = draw(st.sampled_from([True, True, True, False]))
+    deck = _deck_near_the_bundled(draw) if near else draw(DECKS)
+    parts = tomllib.loads((RULESET.content_folder() / "components.toml").read_text("utf-8"))
+    for key in draw(st.lists(st.sampled_from(COMPONENTS_KEYS), max_size=2)):
+        parts[key] = draw(COMPONENTS[key] if draw(st.booleans()) else HUGE)
+    return deck, parts
+
+
+@FUZZ
+@given(tables=_content_tables(), slug=st.sampled_from(PRESET_SLUGS), players=st.integers(2, 4))
+def test_a_content_folder_loads_and_races_or_fails_in_one_line(
+    folder: Path, tables: tuple[dict[str, Any], dict[str, Any]], slug: str, players: int
+) -> None:
+    """Random decks (counts, hand sizes, starting pairs, held-back values) and components:
+    refused as the folder loads, or two races that run to the end, or a race refused with
+    one line (a deck the options cannot play, a track the folder's box cannot furnish);
+    never the engine's RuntimeError."""
+    content = folder / "content"
+    content.mkdir(exist_ok=True)
+    deck, parts = tables
+    (content / "deck.toml").write_text(tomli_w.dumps(deck), "utf-8")
+    (content / "components.toml").write_text(tomli_w.dumps(parts), "utf-8")
+    loaded = _load_or_one_line(RULESET.load_content, content)
+    if loaded is None:
+        return
+    assert isinstance(loaded.deck, Deck) and isinstance(loaded.components, Components)
+    options = RaceOptions(players=players, deck=loaded.deck, components=loaded.components)
+    _race_or_refuse(load_preset(slug), options, valid=None)

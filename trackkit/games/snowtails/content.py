@@ -3,8 +3,10 @@
 
 Both files are data a board-gamer can correct: the deck's counts per value are a
 reconstruction (SNOWTAILS.md §1.2), and so are the lanes, the Tavern's length and the
-run-off rows in the components (§5.6). The race engine will use the deck; the track loader
-and the validator use the components.
+run-off rows in the components (§5.6). The race engine uses the deck, which is checked
+against what the engine needs (a hand that always keeps a dog card to play); the track
+loader takes its defaults from the bundled components, and the validator (before every
+race too) counts a track's trees, markers and buildings against a content folder's.
 
 >>> deck = load_deck()
 >>> deck.size, deck.draw_pile_size, deck.reconstructed
@@ -96,6 +98,38 @@ class Deck:
         return self.size - len(self.starting_pair) - held_back
 
 
+def unplayable(deck: Deck) -> tuple[str, str] | None:
+    """The field of ``deck.toml`` and the reason why the race engine cannot play ``deck``,
+    or None when it can.
+
+    A hand holds dog cards and collision cards together, and a sled holds up to 4
+    collision cards before the 5th sends it to repairs (rulebook C): a hand of fewer than 5
+    cards can fill with collision cards and leave the sled no dog card to play, which the
+    rulebook never allows. And the draw pile must hold more cards than a hand, or a sled
+    can run out of dog cards to draw.
+
+    >>> unplayable(load_deck()) is None
+    True
+    """
+    from trackkit.games.snowtails.rules import MAX_COLLISIONS  # the engine's rule (numba)
+
+    if deck.hand_size <= MAX_COLLISIONS:
+        return (
+            "hand_size",
+            f"a hand of {deck.hand_size} card(s) can fill with collision cards (a sled holds "
+            f"up to {MAX_COLLISIONS} before repairs, rulebook C) and leave no dog card to "
+            f"play; give at least {MAX_COLLISIONS + 1} (the rulebook's hand is 5)",
+        )
+    if deck.draw_pile_size <= deck.hand_size:
+        return (
+            "values",
+            f"the deck leaves {deck.draw_pile_size} cards to draw from, but a hand holds "
+            f"{deck.hand_size}: a sled could be left with no dog card to play; give the deck "
+            "more cards",
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class Components:
     """The component counts a track is checked against, and the reconstructed defaults."""
@@ -109,6 +143,14 @@ class Components:
     reconstructed: bool
     note: str
     reconstructed_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SnowContent:
+    """A Snow Tails content folder: the dog deck and the box's components."""
+
+    deck: Deck
+    components: Components
 
 
 def _bundled(name: str) -> Path:
@@ -165,7 +207,7 @@ def _read_deck(path: Path) -> Deck:
             f"the deck holds no card of value {spec.held_back_value}; "
             "name the value whose cards go back in the box at setup (5 in the rulebook)",
         )
-    return Deck(
+    deck = Deck(
         counts=tuple(sorted(counts.items())),
         hand_size=spec.hand_size,
         starting_pair=(low, high),
@@ -173,6 +215,10 @@ def _read_deck(path: Path) -> Deck:
         reconstructed=spec.reconstructed or any(v.reconstructed for v in spec.values),
         note=spec.note,
     )
+    problem = unplayable(deck)
+    if problem is not None:
+        raise ContentFileError(source, *problem)
+    return deck
 
 
 def load_components(path: str | Path | None = None) -> Components:

@@ -54,8 +54,10 @@ from typing import Any, Literal
 
 import networkx as nx
 
+from trackkit.errors import shown
 from trackkit.games.snowtails.position import rank_key
 from trackkit.games.snowtails.track import Address, Building, Segment, SnowTrack, Turn
+from trackkit.limits import BOARD_SPACES
 
 Blocker = Literal["edge", "building", "marker", "end"]
 Move = Literal["ahead", "drift_left", "drift_right"]
@@ -341,12 +343,33 @@ def _behind_and_ahead(space: Space, lanes: Mapping[int, tuple[Space, ...]]) -> l
     return found
 
 
+def board_spaces(track: SnowTrack) -> int:
+    """The spaces composing and checking ``track`` enumerates: every space of its segments
+    and every space its buildings cover, counted from the file's numbers without listing
+    a space (what :data:`trackkit.limits.BOARD_SPACES` bounds).
+
+    >>> from trackkit.games.snowtails.presets import load_preset
+    >>> board_spaces(load_preset("husky-oval"))
+    190
+    """
+    segments = sum(s.spaces_in_lane(lane) for s in track.segments for lane in range(1, s.lanes + 1))
+    covered = sum(
+        (b.lanes[1] - b.lanes[0] + 1) * (b.rows[1] - b.rows[0] + 1)
+        for b in track.buildings
+        if b.lanes is not None
+    )
+    return segments + covered
+
+
 def build_course(track: SnowTrack) -> Course:
     """Compose ``track`` once: its route, spaces and move graph (see the module docstring).
 
-    Never fails on a loaded track: positions off the track are ignored here and reported
-    by the validator.
+    Never fails on a loaded track within the validation limit: positions off the track
+    are ignored here and reported by the validator. A board over the limit
+    (:data:`trackkit.limits.BOARD_SPACES`) is refused first, with a
+    :class:`~trackkit.limits.CostLimitError`, before any space is listed.
     """
+    BOARD_SPACES.check(board_spaces(track), f"the board of {shown(track.source or track.name)}")
     route, branches = route_of(track)
     driven = _driven(route, track.direction)
     finish = finish_position(track, driven)

@@ -18,9 +18,16 @@ from typing import Any
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.games.base import batch_stream
+from trackkit.games.base import batch_stream, race_ready
 from trackkit.games.snowtails.board import CompiledCourse, compile_course
-from trackkit.games.snowtails.content import Deck, load_deck
+from trackkit.games.snowtails.content import (
+    Components,
+    Deck,
+    SnowContent,
+    load_components,
+    load_deck,
+    unplayable,
+)
 from trackkit.games.snowtails.engine import MAX_ROUNDS, play_batch, play_tournament_batch
 from trackkit.games.snowtails.geometry import Course
 from trackkit.games.snowtails.movement import STOP_NAMES
@@ -68,7 +75,9 @@ class RaceOptions:
     ``starting_value`` the value of the two starting dogs (None: the deck file's pair,
     2/2; the expert rule allows any value 1-4, rulebook A.5); ``bonus_first_round``
     allows the bonus die in round 1 (not forbidden by the rulebook, SNOWTAILS.md §3.7);
-    ``deck`` is a deck read from a user's own file (None: the bundled ``deck.toml``).
+    ``deck`` is a deck read from a user's own file (None: the bundled ``deck.toml``), and
+    ``components`` a content folder's ``components.toml`` (None: the bundled one), which
+    the check before a race counts the track's trees, markers and buildings against.
     """
 
     players: int = 5
@@ -76,6 +85,7 @@ class RaceOptions:
     starting_value: int | None = None
     bonus_first_round: bool = True
     deck: Deck | None = field(default=None, compare=False)
+    components: Components | None = field(default=None, compare=False)
 
     def policies(self) -> tuple[str, ...]:
         if isinstance(self.policy, str):
@@ -90,6 +100,12 @@ class RaceOptions:
 
     def the_deck(self) -> Deck:
         return self.deck if self.deck is not None else load_deck()
+
+    @property
+    def content(self) -> SnowContent:
+        """The content these races are played with: the deck and the components."""
+        components = self.components if self.components is not None else load_components()
+        return SnowContent(self.the_deck(), components)
 
     def summary(self) -> dict[str, Any]:
         """The options as a simulation's report gives them."""
@@ -173,16 +189,21 @@ def prepare(
     deck: Deck | None = None,
     log_rows: int = 0,
 ) -> Engine:
-    """The engine's arrays for races of ``options`` on ``track``."""
+    """The engine's arrays for races of ``options`` on ``track``.
+
+    A track as its file states it goes through :func:`trackkit.games.base.race_ready`, the
+    check every game's races pass (a track the validator rejects is refused, naming its
+    first problem); a composed course is the caller's own, raced as given.
+    """
     deck = deck if deck is not None else options.the_deck()
     options.check(deck)
-    if deck.draw_pile_size <= deck.hand_size:
-        raise TrackkitError(
-            f"the deck leaves {deck.draw_pile_size} cards to draw from, but a hand holds "
-            f"{deck.hand_size}: a sled could be left with no dog card to play; give the deck "
-            "more cards"
-        )
-    compiled = track if isinstance(track, CompiledCourse) else compile_course(track)
+    problem = unplayable(deck)  # a deck built in code; a deck file is refused as it loads
+    if problem is not None:
+        raise TrackkitError(f"the deck cannot be played: {problem[1]}")
+    if isinstance(track, SnowTrack):
+        compiled = race_ready(track, options).compiled
+    else:  # composed already by the caller (the ruleset's batches, the engine's tests)
+        compiled = track if isinstance(track, CompiledCourse) else compile_course(track)
     if compiled.board.start.shape[0] == 0:
         raise TrackkitError(f"{compiled.course.track.name}: the track has no start row")
     sleds = new_sleds(options.players, deck.size)

@@ -31,7 +31,7 @@ from trackkit.games.base import (
 )
 from trackkit.games.snowtails import presets
 from trackkit.games.snowtails.board import BUILDING_FLAGS, CompiledCourse, compile_course
-from trackkit.games.snowtails.content import Components, Deck, load_components, load_deck
+from trackkit.games.snowtails.content import SnowContent, load_components, load_deck
 from trackkit.games.snowtails.geometry import Course, build_course
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions
@@ -49,14 +49,6 @@ def space_name(address: Address) -> str:
     'back:3:4'
     """
     return f"{address.segment}:{address.lane}:{address.index}"
-
-
-@dataclass(frozen=True)
-class SnowContent:
-    """A Snow Tails content folder: the dog deck and the box's components."""
-
-    deck: Deck
-    components: Components
 
 
 @dataclass(frozen=True)
@@ -167,11 +159,14 @@ class SnowTails:
         tileset: TileSet | None = None,
         players: int | None = None,
         partial: bool = False,
+        content: SnowContent | None = None,
     ) -> TrackCheck:
         """Every error and guideline of SNOWTAILS.md §2.5 (no rule depends on the players,
-        and a printed board is never partial)."""
+        and a printed board is never partial), counting trees, markers and buildings
+        against ``content``'s components (None: the bundled ``components.toml``)."""
         course = build_course(track)
-        validation = validate_track(track, course)
+        components = content.components if content is not None else None
+        validation = validate_track(track, course, components)
         return TrackCheck(validation.errors, validation.warnings, None, course)
 
     def content_folder(self) -> Path:

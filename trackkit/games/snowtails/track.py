@@ -103,11 +103,16 @@ from trackkit.errors import TrackFileError
 from trackkit.games.snowtails import GAME
 from trackkit.games.snowtails.content import load_components
 
-# Bounds on the form of a file: generous for any real board, small enough that a typo
-# (rows = 100000) is refused at once instead of building a huge graph.
+# Bounds on the form of a file: generous for any real board (5 lanes, straights of a few
+# rows, corners of 2 to 6 spaces a lane), small enough that a typo (rows = 100000) is
+# refused at once instead of building a huge graph. Every coordinate is bounded by them
+# too (a lane, a row or space index, a building's span), so a file cannot even name a
+# space far off any board it could describe: the largest board is MAX_SEGMENTS straights of
+# MAX_LANES × MAX_ROWS spaces (32,400) and MAX_BUILDINGS buildings of at most as many.
 MAX_LANES = 9
 MAX_ROWS = 60
 MAX_CORNER_SPACES = 30
+MAX_INDEX = max(MAX_ROWS, MAX_CORNER_SPACES) - 1  # the last row of a straight, space of a lane
 DEFAULT_ANGLE = 90  # a corner turns a quarter unless its file says angle = 180 (a hairpin)
 MAX_SEGMENTS = 60
 MAX_ITEMS = 200  # trees or markers listed
@@ -302,6 +307,9 @@ class SnowTrack:
 # --- the file's form ------------------------------------------------------------------
 
 Lanes = Annotated[StrictInt, Field(ge=2, le=MAX_LANES)]
+Lane = Annotated[StrictInt, Field(ge=1, le=MAX_LANES)]  # lanes count from 1 on the left
+Index = Annotated[StrictInt, Field(ge=0, le=MAX_INDEX)]  # rows and spaces count from 0
+Line = Annotated[StrictInt, Field(ge=0, le=MAX_ROWS)]  # a row boundary of a straight
 CornerSpaces = Annotated[StrictInt, Field(ge=1, le=MAX_CORNER_SPACES)]
 SegmentId = Annotated[StrictStr, Field(pattern=SEGMENT_ID)]
 
@@ -319,12 +327,11 @@ def _shaped(length: int, example: str) -> Callable[[Any], Any]:
 
 
 Position = Annotated[
-    tuple[StrictStr, StrictInt, StrictInt],
+    tuple[SegmentId, Lane, Index],
     BeforeValidator(_shaped(3, '["back", 2, 3] (segment, lane, index)')),
 ]
-Span = Annotated[
-    tuple[StrictInt, StrictInt], BeforeValidator(_shaped(2, "[4, 5] (first and last)"))
-]
+RowSpan = Annotated[tuple[Index, Index], BeforeValidator(_shaped(2, "[4, 5] (first and last)"))]
+LaneSpan = Annotated[tuple[Lane, Lane], BeforeValidator(_shaped(2, "[2, 3] (first and last)"))]
 
 
 class _SegmentSpec(BaseModel):
@@ -366,13 +373,13 @@ class _SegmentSpec(BaseModel):
 class _StartSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     segment: SegmentId
-    row: StrictInt
+    row: Index
 
 
 class _FinishSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     segment: SegmentId
-    line: StrictInt
+    line: Line
     runoff_rows: Annotated[StrictInt, Field(ge=0, le=MAX_ROWS)] | None = None
 
 
@@ -380,8 +387,8 @@ class _BuildingSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: BuildingKind
     segment: SegmentId
-    rows: Span
-    lanes: Span | None = None
+    rows: RowSpan
+    lanes: LaneSpan | None = None
     side: Turn | None = None
 
     @model_validator(mode="after")

@@ -13,8 +13,9 @@ import numpy as np
 
 from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
+from trackkit.games.base import race_ready
 from trackkit.games.yummell.ruleset import play_batch
-from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceBoard, RaceOptions
 from trackkit.games.yummell.state import (
     LOG_ACTIVATE,
     LOG_ARTEFACT,
@@ -92,7 +93,7 @@ class RaceRecord:
 def record_race(track: Track, options: RaceOptions | None = None, *, seed: int = 0) -> RaceRecord:
     """Play race 0 of ``simulate(track, options, seed=seed)`` and record every step."""
     options = options or RaceOptions()
-    board = race_board(track)
+    board = race_ready(track, options)  # the check every game's races pass
     result = play_batch(board, options, seed, 0, 1, log_rows=LOG_ROWS)
     content = options.content
     character, route = result.groups["character"], result.groups["route"]

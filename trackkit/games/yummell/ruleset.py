@@ -187,9 +187,11 @@ class Yummell:
         tileset: TileSet | None = None,
         players: int | None = None,
         partial: bool = False,
+        content: Any = None,
     ) -> TrackCheck:
         """The structure every tile game shares, then the building rule (with ``players``);
-        for a ``partial`` track, whether it can still be completed."""
+        for a ``partial`` track, whether it can still be completed (no rule depends on the
+        ``content``)."""
         tileset = tileset if tileset is not None else tileset_of(track)
         composed = compose(track, tileset)
         problems = check_structure(track, tileset, composed, partial=partial)
