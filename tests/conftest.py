@@ -1,5 +1,11 @@
 """Shared fixtures: the bundled tile set, a copy of it in a temporary folder, and the CLI
-run in-process."""
+run in-process; and the markers of the fast loop.
+
+Every test in a ``test_browser*.py`` file is marked ``browser`` (a real Chromium against
+the app); a test that takes seconds once the engines are compiled is marked ``slow`` where
+it is written. ``pytest -m "not browser and not slow"`` is the quick loop; plain
+``pytest`` (the README's command, and CI's) runs everything.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,12 @@ import pytest
 from trackkit.board.tiles import TileSet, bundled_tiles_folder
 from trackkit.cli import main
 from trackkit.games import load_tileset
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name.startswith("test_browser"):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

@@ -121,6 +121,7 @@ def _find_dead_end(tileset: TileSet, players: int) -> Track:
     return found
 
 
+@pytest.mark.slow  # searches 5-player tracks for a dead end: about 25 s
 def test_a_dead_end_is_reported(tileset: TileSet) -> None:
     track = _find_dead_end(tileset, 5)
     assert not can_complete(track, tileset, players=5)
