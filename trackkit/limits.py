@@ -97,8 +97,8 @@ CANVAS_PIXELS = Limit(
     cli=100_000_000,
     app=16_000_000,
     env="TRACKKIT_APP_CANVAS_PIXELS",
-    fix="bring the track's tiles or segments closer together, or save it as HTML "
-    "(an interactive figure, drawn without a canvas)",
+    fix="bring the track's tiles or segments closer together (an interactive figure, "
+    "the app's board or render -o FILE.html, draws it without a canvas)",
 )
 # What a Plotly figure draws: its points, shapes and annotations (the browser draws each).
 # The presets need 100 to 800 (the Design page's click layer included); a board of 60
