@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from trackkit.limits import CostLimitError
+from trackkit.errors import TrackkitError
 from trackkit.render import PNG_ZOOM, check_picture, picture_png, picture_svg
 from trackkit.report.export import track_slug
 
@@ -41,11 +41,11 @@ def picture_downloads(track: Any, key: str) -> None:
 
 
 def _refusal(track: Any, zoom: float) -> str | None:
-    """Why the picture of ``track`` at ``zoom`` is refused (its canvas is measured, not
-    drawn), or None."""
+    """Why the picture of ``track`` at ``zoom`` cannot be drawn (its canvas is measured, not
+    drawn: over the limit, or a tile set that no longer loads), or None."""
     try:
         check_picture(track, zoom=zoom)
-    except CostLimitError as refusal:
+    except TrackkitError as refusal:  # CostLimitError among them
         return str(refusal)
     return None
 
