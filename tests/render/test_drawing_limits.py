@@ -34,6 +34,8 @@ from trackkit.render import (
     track_figure,
 )
 from trackkit.render.lanes import lane_figure
+from trackkit.render.layout import build_scene
+from trackkit.render.overlays import race_animation
 
 ROOT = Path(__file__).resolve().parents[2]
 # The link: tile 1 at (-1000, -1000), the finish at (1000, 1000); its PNG asked
@@ -279,3 +281,14 @@ def test_any_track_is_drawn_within_the_limits_or_refused(
     except CostLimitError:
         return
     assert _drawn(figure) <= PLOT_POINTS.app
+
+
+def test_a_race_animation_counts_its_frames_pawns(app_limits) -> None:
+    scene = build_scene(yummell_presets.load_preset("first-run"))
+    names = [f"p{i}" for i in range(8)]
+    start = [s.id for s in scene.squares[:8]]
+    # the longest Yummell race (400 rounds) of 8 players is drawn within the app's limit
+    figure = race_animation(scene, [start] * 401, names, 1)
+    assert len(figure.frames) == 400
+    with pytest.raises(CostLimitError, match="interactive figure of 'First run'"):
+        race_animation(scene, [start] * 2_000, names, 1)

@@ -38,18 +38,9 @@ def scene_figure(
     are drawn faintly, to show where and how a tile would lie.
     """
     cells, highlight, ghosts = list(clickable_cells), list(highlight_cells), list(ghosts)
-    check_figure(
-        scene.title,
-        points=len(scene.squares) + len(cells) * scene.grid**2,
-        shapes=len(scene.tiles) * 2
-        + len(scene.squares)
-        + len(scene.links)
-        + len(scene.junctions)
-        + len(scene.starts)
-        + 2
-        + sum(len(g.tiles) + len(g.squares) for g in ghosts)
-        + len(cells)
-        + len(highlight),
+    PLOT_POINTS.check(
+        scene_figure_cost(scene, cells=len(cells), highlight=len(highlight), ghosts=ghosts),
+        figure_name(scene.title),
     )
     shapes = [
         *_tile_outlines(scene),
@@ -79,7 +70,25 @@ def check_figure(name: str, *, points: int, shapes: int) -> None:
     """Refuse the figure of the track named ``name`` when its ``points`` (of its traces) and
     ``shapes`` (layout shapes and annotations) are over the ``plot_points`` limit: Plotly
     checks each one in Python, and the browser draws each one, on every rerun."""
-    PLOT_POINTS.check(points + shapes, f"the interactive figure of {name!r}")
+    PLOT_POINTS.check(points + shapes, figure_name(name))
+
+
+def figure_name(name: str) -> str:
+    """How a refusal names the figure of the track named ``name``."""
+    return f"the interactive figure of {name!r}"
+
+
+def scene_figure_cost(
+    scene: Scene, *, cells: int = 0, highlight: int = 0, ghosts: Iterable[Scene] = ()
+) -> int:
+    """The points, shapes and annotations :func:`scene_figure` draws for ``scene`` with
+    ``cells`` clickable and ``highlight`` highlighted cells and ``ghosts``, counted without
+    building anything."""
+    points = len(scene.squares) + cells * scene.grid**2
+    shapes = len(scene.tiles) + len(scene.squares) + 1 + cells + highlight
+    shapes += sum(len(g.tiles) + len(g.squares) for g in ghosts)
+    annotations = len(scene.links) + len(scene.tiles) + len(scene.starts) + 1
+    return points + shapes + annotations + len(scene.junctions)
 
 
 def _tile_outline(tile: TileBox, **style: object) -> Drawn:
