@@ -88,6 +88,31 @@ def registered() -> tuple[Limit, ...]:
 
 # --- drawing -----------------------------------------------------------------------------
 
+# A picture's canvas, in pixels as it is drawn: a PNG at its zoom, an SVG at its own size.
+# The presets need 1.4 to 7.7 million at the PNG's zoom; resvg takes 0.7 s and 140 MB for
+# 16 million, 6 s and 0.8 GB for 100 million; a board that asks for billions aborts it.
+CANVAS_PIXELS = Limit(
+    key="canvas_pixels",
+    what="pixels",
+    cli=100_000_000,
+    app=16_000_000,
+    env="TRACKKIT_APP_CANVAS_PIXELS",
+    fix="bring the track's tiles or segments closer together (an interactive figure, "
+    "the app's board or render -o FILE.html, draws it without a canvas)",
+)
+# What a Plotly figure draws: its points, shapes and annotations (the browser draws each).
+# The presets need 120 to 760 (up to 660 on the Design page with its click layer), the
+# longest race's animation about 3,500; a board of 60 segments in a staircase about 20,000
+# (2 s to build); the longest legal Snow Tails board 65,000 (6 s, 8 MB of page).
+PLOT_POINTS = Limit(
+    key="plot_points",
+    what="plotted points and shapes",
+    cli=250_000,
+    app=10_000,
+    env="TRACKKIT_APP_PLOT_POINTS",
+    fix="draw a smaller track (fewer tiles, segments or spaces), or save it as an SVG picture",
+)
+
 # --- validation --------------------------------------------------------------------------
 
 # The spaces a Snow Tails board makes the checks enumerate: every space of its segments

@@ -32,6 +32,7 @@ from trackkit.design import (
 )
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.limits import CostLimitError
 from trackkit.render import track_figure
 from trackkit.render.layout import build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
@@ -139,21 +140,27 @@ def page() -> None:
     with board:
         cells = [] if complete else _clickable_cells(track)
         ghost = _ghost_placements(track, chosen, rotation, fits)
-        figure = track_figure(
-            track,
-            tileset,
-            highlight_cells=sorted({p.cell for p in fits}) if track.placements else [],
-            clickable_cells=cells,
-            ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
-        )
-        event = st.plotly_chart(
-            figure,
-            on_select="rerun",
-            selection_mode="points",
-            width="stretch",
-            key=f"table-{st.session_state.get('table_version', 0)}",
-        )
-        if not complete:
+        try:
+            figure = track_figure(
+                track,
+                tileset,
+                highlight_cells=sorted({p.cell for p in fits}) if track.placements else [],
+                clickable_cells=cells,
+                ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
+            )
+        except CostLimitError as refusal:  # the rest of the page works without the board
+            st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
+            figure = None
+        event = None
+        if figure is not None:
+            event = st.plotly_chart(
+                figure,
+                on_select="rerun",
+                selection_mode="points",
+                width="stretch",
+                key=f"table-{st.session_state.get('table_version', 0)}",
+            )
+        if not complete and figure is not None:
             st.caption(
                 "Click anywhere in a table cell to place the chosen tile there; green "
                 "outlines and the faint tile show where it may go and how it would lie."
@@ -214,18 +221,18 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
             st.markdown(f"- **{problem.code}**: {problem.sentence}")
 
 
-def _clickable_cells(track) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _clickable_cells(track: Track) -> list[tuple[int, int]]:
+    """The free cells a click may name: on an empty table those around (0, 0), else those
+    next to a placed tile (sides and corners). A tile can only go beside the track, and
+    tiles placed far apart (a link may name any cell within the schema's range) must not
+    make the layer cover the empty table between them: at most eight cells per tile."""
     if not track.placements:
         return [(x, y) for x in range(-1, 2) for y in range(-1, 2)]
     taken = {p.cell for p in track.placements}
-    xs = [p.x for p in track.placements]
-    ys = [p.y for p in track.placements]
-    return [
-        (x, y)
-        for x in range(min(xs) - 1, max(xs) + 2)
-        for y in range(min(ys) - 1, max(ys) + 2)
-        if (x, y) not in taken
-    ]
+    around = {
+        (p.x + dx, p.y + dy) for p in track.placements for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+    }
+    return sorted(around - taken)
 
 
 def _clicked_cell(event) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,7 @@ from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, try_edit
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track
+from trackkit.limits import CostLimitError
 from trackkit.render.lanes import lane_figure
 from trackkit.report.export import track_slug
 
@@ -55,15 +56,7 @@ def page() -> None:
         key="snow-tool",
         help=TOOL_HELP,
     )
-    event = st.plotly_chart(
-        lane_figure(track),
-        on_select="rerun",
-        selection_mode="points",
-        width="stretch",
-        key=f"snow-board-{st.session_state.get('snow_board_version', 0)}",
-    )
-    st.caption("Click a space to use the chosen tool there; hover to read its address.")
-    clicked = _clicked_space(event)
+    clicked = _clicked_space(_board(track))
     with st.expander("Or name the space"):
         clicked = _typed_space(track) or clicked
     if clicked is not None:
@@ -87,6 +80,25 @@ def _start_from(current: EditHistory) -> None:
         if track is not None and right.button("Open the file"):
             set_history(current.then(track))
             st.toast("Opened; Undo brings your design back.")
+
+
+def _board(track: SnowTrack) -> Any:
+    """The board to click, and the selection event of its chart; a board too big to draw is
+    refused in one line, and the spaces can still be named below."""
+    try:
+        figure = lane_figure(track)
+    except CostLimitError as refusal:
+        st.warning(f"The board is not drawn: {refusal}. Name the spaces below, or Undo.")
+        return None
+    event = st.plotly_chart(
+        figure,
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        key=f"snow-board-{st.session_state.get('snow_board_version', 0)}",
+    )
+    st.caption("Click a space to use the chosen tool there; hover to read its address.")
+    return event
 
 
 def _clicked_space(event: Any) -> Address | None:

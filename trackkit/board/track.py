@@ -30,7 +30,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_v
 from trackkit.board.datafile import output_path, parse_toml, read_toml, validated, write_text
 from trackkit.errors import TrackFileError
 
-# Far more room than ten tiles need; keeps a typo like x = 100000 from drawing nonsense.
+# A table cell's column and row lie within MAX_COORDINATE of (0, 0): ten times the span of
+# the longest track a file may hold (MAX_PLACEMENTS tiles joined edge to edge), so a track
+# may lie anywhere a designer puts it, while a typo like x = 100000 or a hostile 2**63 is
+# refused where it is read. Tiles far apart within this range are drawn only if the picture
+# stays within the drawing limits (trackkit.limits.CANVAS_PIXELS, PLOT_POINTS).
 MAX_COORDINATE = 1000
 MAX_PLACEMENTS = 100
 MAX_PATH = 4096  # the longest path Linux accepts
@@ -144,6 +148,11 @@ _HINTS = {
     "string_type": "must be text in quotes",
     "list_type": "must be a list of [[placements]] tables",
     "string_pattern_mismatch": "must be one line of text",
+    "greater_than_equal": f"must be a table cell from -{MAX_COORDINATE:,} to "
+    f"{MAX_COORDINATE:,}; move the track nearer (0, 0)",
+    "less_than_equal": f"must be a table cell from -{MAX_COORDINATE:,} to "
+    f"{MAX_COORDINATE:,}; move the track nearer (0, 0)",
+    "too_long": f"holds more than {MAX_PLACEMENTS} placements, more than any track needs",
 }
 
 

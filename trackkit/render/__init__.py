@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +18,55 @@ from trackkit.board.datafile import output_path
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
+from trackkit.limits import CANVAS_PIXELS
 from trackkit.render.layout import build_scene
 from trackkit.render.plot import scene_figure
-from trackkit.render.svgdraw import scene_to_svg
+from trackkit.render.svgdraw import canvas_size, scene_to_svg
 
 SUFFIXES = (".svg", ".png", ".html")
 PNG_ZOOM = 2.0  # twice the SVG's pixels: sharp on a high-density screen and in print
 
 
+def check_canvas(size: tuple[float, float], zoom: float, picture: str) -> None:
+    """Refuse ``picture`` (e.g. "the PNG picture of 'Oval'"), whose canvas of ``size``
+    pixels at zoom 1 is drawn at ``zoom``, when the canvas is over the ``canvas_pixels``
+    limit: resvg allocates the whole canvas at once (a canvas of billions of pixels aborts
+    the process), and a browser or viewer opening the SVG does much the same."""
+    width, height = (math.ceil(side * zoom) for side in size)
+    CANVAS_PIXELS.check(width * height, f"{picture} ({width:,} × {height:,} pixels)")
+
+
+def picture_name(track: Any, zoom: float) -> str:
+    """How a refusal names the picture of ``track`` drawn at ``zoom``."""
+    return f"the {'SVG' if zoom == 1 else 'PNG'} picture of {track.name!r}"
+
+
+def picture_size(track: Any, tileset: TileSet | None = None) -> tuple[float, float]:
+    """The width and height in pixels of the SVG picture of a track of any game (the PNG is
+    :data:`PNG_ZOOM` times as wide and high), found without drawing it."""
+    if isinstance(track, Track):
+        return canvas_size(build_scene(track, tileset))
+    from trackkit.render.lanes import lane_canvas_size
+
+    return lane_canvas_size(track)
+
+
+def check_picture(track: Any, tileset: TileSet | None = None, zoom: float = 1.0) -> None:
+    """Refuse the picture of ``track`` at ``zoom`` (1 the SVG, :data:`PNG_ZOOM` the PNG) with
+    a :class:`~trackkit.limits.CostLimitError` when its canvas is over the limit."""
+    check_canvas(picture_size(track, tileset), zoom, picture_name(track, zoom))
+
+
 def track_svg(track: Track, tileset: TileSet | None = None) -> str:
-    return scene_to_svg(build_scene(track, tileset))
+    """The SVG picture of ``track``; refused when its canvas is over the limit."""
+    return _track_svg(track, tileset, zoom=1.0)
+
+
+def _track_svg(track: Track, tileset: TileSet | None, zoom: float) -> str:
+    """The SVG picture, its canvas checked at the ``zoom`` it will be drawn at."""
+    scene = build_scene(track, tileset)
+    check_canvas(canvas_size(scene), zoom, picture_name(track, zoom))
+    return scene_to_svg(scene)
 
 
 def svg_to_png(svg: str, zoom: float = PNG_ZOOM) -> bytes:
@@ -38,8 +78,9 @@ def svg_to_png(svg: str, zoom: float = PNG_ZOOM) -> bytes:
 
 
 def track_png(track: Track, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
-    """The picture of :func:`track_svg` as PNG bytes."""
-    return svg_to_png(track_svg(track, tileset), zoom)
+    """The picture of :func:`track_svg` as PNG bytes; refused before drawing when its
+    canvas at ``zoom`` is over the limit."""
+    return svg_to_png(_track_svg(track, tileset, zoom), zoom)
 
 
 def track_figure(track: Track, tileset: TileSet | None = None, **options: object) -> go.Figure:
@@ -57,8 +98,13 @@ def picture_svg(track: Any, tileset: TileSet | None = None) -> str:
 
 
 def picture_png(track: Any, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
-    """The picture of :func:`picture_svg` as PNG bytes."""
-    return svg_to_png(picture_svg(track, tileset), zoom)
+    """The picture of :func:`picture_svg` as PNG bytes; refused before drawing when its
+    canvas at ``zoom`` is over the limit."""
+    if isinstance(track, Track):
+        return track_png(track, tileset, zoom)
+    from trackkit.render.lanes import lane_png
+
+    return lane_png(track, zoom)
 
 
 def picture_figure(track: Any, tileset: TileSet | None = None) -> go.Figure:

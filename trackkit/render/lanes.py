@@ -34,7 +34,8 @@ from trackkit.games.snowtails.layout import (
     lay_out,
 )
 from trackkit.games.snowtails.track import BUILDING_NAMES, Address, SnowTrack
-from trackkit.render import PNG_ZOOM, svg_to_png
+from trackkit.render import PNG_ZOOM, check_canvas, picture_name, svg_to_png
+from trackkit.render.plot import check_figure
 
 UNIT = 34  # pixels per lane width
 MARGIN = 1.2  # lane widths around the track
@@ -200,9 +201,27 @@ def _picture_bounds(board: _Board) -> tuple[float, float, float, float]:
 
 
 def lane_svg(track: SnowTrack) -> str:
-    """An SVG document of ``track`` (see the module docstring for what it shows)."""
+    """An SVG document of ``track`` (see the module docstring for what it shows); refused
+    when its canvas is over the limit."""
+    return _lane_svg(track, zoom=1.0)
+
+
+def lane_png(track: SnowTrack, zoom: float = PNG_ZOOM) -> bytes:
+    """The picture of :func:`lane_svg` as PNG bytes; refused before drawing when its canvas
+    at ``zoom`` is over the limit."""
+    return svg_to_png(_lane_svg(track, zoom), zoom)
+
+
+def lane_canvas_size(track: SnowTrack) -> tuple[float, float]:
+    """The width and height in pixels of :func:`lane_svg`'s picture, found without drawing."""
+    return _canvas_size(_board(track))
+
+
+def _lane_svg(track: SnowTrack, zoom: float) -> str:
+    """The SVG document, its canvas checked at the ``zoom`` it will be drawn at."""
     board = _board(track)
     width, height = _canvas_size(board)
+    check_canvas((width, height), zoom, picture_name(track, zoom))
     px = _pixels(board)
     drawing = draw.Drawing(width, height, origin=(0, 0), font_family="sans-serif")
     drawing.append(draw.Rectangle(0, 0, width, height, fill=PAPER))
@@ -218,11 +237,6 @@ def lane_svg(track: SnowTrack) -> str:
     drawing.extend(_travel_arrow(board, px))
     drawing.extend(_legend(height))
     return drawing.as_svg()
-
-
-def lane_png(track: SnowTrack, zoom: float = PNG_ZOOM) -> bytes:
-    """The picture of :func:`lane_svg` as PNG bytes."""
-    return svg_to_png(lane_svg(track), zoom)
 
 
 def _note(track: SnowTrack) -> str:
@@ -529,6 +543,9 @@ def lane_figure(
     heat map with a colour bar named ``unit``, and adds each value to the hover text;
     spaces without a value stay white, closed ones grey. ``title`` replaces the track's
     name as the title.
+
+    Refused with a :class:`~trackkit.limits.CostLimitError` before the figure is built when
+    it would draw more than the ``plot_points`` limit allows.
     """
     board = _board(track)
     values = {Address(*a): float(v) for a, v in values.items()} if values is not None else None
@@ -540,6 +557,11 @@ def lane_figure(
         *_figure_buildings(board),
     ]
     annotations = [*_figure_names(board), *_figure_arrow(board)]
+    check_figure(
+        track.name,
+        points=len(board.layout.spaces) + len(board.trees) + len(board.markers),
+        shapes=len(shapes) + len(annotations),
+    )
     figure = go.Figure()
     figure.add_trace(_hover_points(board, values, unit))
     figure.add_traces(_figure_marks(board))

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 
+from trackkit.limits import PLOT_POINTS
 from trackkit.render.layout import TERRAIN_COLOURS, Scene, square_name
-from trackkit.render.plot import scene_figure
+from trackkit.render.plot import figure_name, scene_figure, scene_figure_cost
 
 HEAT_SCALE = "YlOrRd"
 PAWN_COLOURS = qualitative.Bold
@@ -154,7 +155,10 @@ def race_animation(
 ) -> go.Figure:
     """:func:`pawn_figure` after round ``shown`` of ``rounds`` (where everyone stands after
     each round; item 0 before the race), with a play button that moves the pawns through
-    every round in the browser."""
+    every round in the browser. Refused (``plot_points``) before anything is built when
+    the track and the frames' pawns are too many to draw."""
+    # the frames' pawns on top of the track: checked before either is built
+    PLOT_POINTS.check(scene_figure_cost(scene) + len(rounds) * len(names), figure_name(scene.title))
     figure = pawn_figure(scene, rounds[shown], names, title=f"After round {shown}")
     first = len(figure.data) - len(names)
     figure.frames = [

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from trackkit.board.geometry import Side
 from trackkit.games.yummell.terrain import Terrain
+from trackkit.limits import PLOT_POINTS
 from trackkit.render.layout import TERRAIN_COLOURS, Scene, SquareBox, TileBox
 
 ARROW = {"N": "▲", "E": "▶", "S": "▼", "W": "◀"}
@@ -25,6 +26,9 @@ def scene_figure(
 ) -> go.Figure:
     """A figure of ``scene``.
 
+    Refused with a :class:`~trackkit.limits.CostLimitError` before anything is built when
+    the figure would draw more than the ``plot_points`` limit allows.
+
     ``highlight_cells`` (table cells) are outlined as places the next tile may go;
     ``clickable_cells`` are covered with invisible points, one per square of the cell, each
     carrying ``customdata = [x, y]``: with hover looking for the nearest point at any
@@ -33,10 +37,14 @@ def scene_figure(
     as a heat map, e.g. turns spent on each square. ``ghosts`` (scenes of one tile each)
     are drawn faintly, to show where and how a tile would lie.
     """
-    cells = list(clickable_cells)
+    cells, highlight, ghosts = list(clickable_cells), list(highlight_cells), list(ghosts)
+    PLOT_POINTS.check(
+        scene_figure_cost(scene, cells=len(cells), highlight=len(highlight), ghosts=ghosts),
+        figure_name(scene.title),
+    )
     shapes = [
         *_tile_outlines(scene),
-        *_highlighted_cells(highlight_cells, scene.grid),
+        *_highlighted_cells(highlight, scene.grid),
         *_squares(scene, heat),
         *_finish_frame(scene),
         *_ghosts(ghosts),
@@ -56,6 +64,31 @@ def scene_figure(
     figure.add_traces(_terrain_legend())
     _lay_out(figure, scene, shapes, annotations, cells)
     return figure
+
+
+def check_figure(name: str, *, points: int, shapes: int) -> None:
+    """Refuse the figure of the track named ``name`` when its ``points`` (of its traces) and
+    ``shapes`` (layout shapes and annotations) are over the ``plot_points`` limit: Plotly
+    checks each one in Python, and the browser draws each one, on every rerun."""
+    PLOT_POINTS.check(points + shapes, figure_name(name))
+
+
+def figure_name(name: str) -> str:
+    """How a refusal names the figure of the track named ``name``."""
+    return f"the interactive figure of {name!r}"
+
+
+def scene_figure_cost(
+    scene: Scene, *, cells: int = 0, highlight: int = 0, ghosts: Iterable[Scene] = ()
+) -> int:
+    """The points, shapes and annotations :func:`scene_figure` draws for ``scene`` with
+    ``cells`` clickable and ``highlight`` highlighted cells and ``ghosts``, counted without
+    building anything."""
+    points = len(scene.squares) + cells * scene.grid**2
+    shapes = len(scene.tiles) + len(scene.squares) + 1 + cells + highlight
+    shapes += sum(len(g.tiles) + len(g.squares) for g in ghosts)
+    annotations = len(scene.links) + len(scene.tiles) + len(scene.starts) + 1
+    return points + shapes + annotations + len(scene.junctions)
 
 
 def _tile_outline(tile: TileBox, **style: object) -> Drawn:

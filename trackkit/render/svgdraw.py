@@ -25,7 +25,7 @@ Pixels = Callable[[float, float], tuple[float, float]]  # a scene point to its p
 def scene_to_svg(scene: Scene) -> str:
     """An SVG document showing the tiles, squares with terrain and MP, junctions, the path,
     the tile numbers and orientation, the start paths and the finish."""
-    width, height = _canvas_size(scene)
+    width, height = canvas_size(scene)
     px = _pixels(scene)
     drawing = draw.Drawing(width, height, origin=(0, 0), font_family="sans-serif")
     drawing.append(draw.Rectangle(0, 0, width, height, fill="#f4efe1"))
@@ -41,8 +41,9 @@ def scene_to_svg(scene: Scene) -> str:
     return drawing.as_svg()
 
 
-def _canvas_size(scene: Scene) -> tuple[float, float]:
-    """Width and height in pixels: the track, its margins, the title and the legend."""
+def canvas_size(scene: Scene) -> tuple[float, float]:
+    """Width and height in pixels: the track, its margins, the title and the legend (what a
+    picture costs is checked against it before anything is drawn)."""
     left, top, right, bottom = scene.bounds
     # a narrow track (a design just begun) still shows the whole legend and title
     width = (
