@@ -99,7 +99,7 @@ def registered() -> tuple[Limit, ...]:
 # 100 races: 30,000) fits the app's three times over.
 SWEEP_RACES = Limit(
     key="sweep_races",
-    what="races (tracks × races per track)",
+    what="races in all",
     cli=2_000_000_000,
     app=100_000,
     env="TRACKKIT_APP_MAX_SWEEP_RACES",

@@ -52,12 +52,12 @@ from pydantic import (
     model_validator,
 )
 
-from trackkit import limits
 from trackkit.board.datafile import describe_os_error, first_problem, read_bytes
 from trackkit.board.track import DEFAULT_GAME, GAME_NAME, MAX_PATH
 from trackkit.errors import LocatedError, TrackkitError, shown
 from trackkit.explore.profile import FIGURE_KEYS, profile_track
 from trackkit.explore.seeds import track_seed
+from trackkit.limits import SWEEP_RACES
 
 MANIFEST = "sweep.json"
 MANIFEST_FORMAT = 1
@@ -207,7 +207,7 @@ class _ManifestSpec(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
-        from trackkit.games import get_ruleset, rulesets  # the registry, not a game
+        from trackkit.games.base import get_ruleset, rulesets  # the registry, not a game
 
         if self.game not in rulesets():
             raise ValueError(
@@ -224,8 +224,12 @@ class _ManifestSpec(BaseModel):
             )
         if self.sample is not None and self.sample > self.space_size:
             raise ValueError(f"sample: {self.sample:,} tracks of a space of {self.space_size:,}")
-        if any(not c.isprintable() for c in self.tileset + self.trackkit):
-            raise ValueError("a name holds a control character")
+        names = ("tileset", self.tileset), ("trackkit", self.trackkit)
+        for name, text in (*names, ("tileset_folder", self.tileset_folder or "")):
+            if not text.isprintable():
+                raise ValueError(f"{name}: holds a control character")
+        if self.tileset_folder is not None and not os.path.isabs(self.tileset_folder):
+            raise ValueError("tileset_folder: is not an absolute path (a sweep records one)")
         return self
 
 
@@ -259,7 +263,8 @@ def plan_sweep(
             f"{sample:,}; leave out --sample to sweep every track"
         )
     tracks = size if sample is None else sample
-    limits.SWEEP_RACES.check(tracks * races, f"this sweep ({tracks:,} tracks × {races:,} races)")
+    doing = f"this sweep ({tracks:,} tracks × {races:,} races each)"
+    SWEEP_RACES.check(tracks * races, doing)
     tileset = space.tileset
     game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
@@ -641,7 +646,6 @@ def checked_parts(folder: str | Path, plan: SweepPlan) -> SweepParts:
     for path in paths:
         index = int(PART_NAME.fullmatch(path.name).group(1))  # type: ignore[union-attr]
         schema, ranks = _read_part(path)
-        _check_columns(path, schema)
         _check_ranks(path, plan, index, ranks, previous)
         previous = int(ranks[-1])
         schemas.append(schema)
@@ -669,8 +673,7 @@ def _read_part(path: Path) -> tuple[pa.Schema, np.ndarray]:
         try:
             part = pq.ParquetFile(handle)
             schema = part.schema_arrow
-            if schema.get_field_index("rank") < 0 or schema.field("rank").type != pa.int64():
-                raise SweepFolderError(source, "rank", f"is not a column of whole numbers: {REDO}")
+            _check_columns(path, schema)
             ranks = part.read(columns=["rank"]).column("rank")
         except (pa.ArrowException, OSError, ValueError) as error:
             problem = f"is not a sweep's Parquet file ({shown(error, 200)}): {REDO}"
