@@ -133,3 +133,15 @@ BOARD_SPACES = Limit(
 # --- simulation --------------------------------------------------------------------------
 
 # --- sweeps ------------------------------------------------------------------------------
+
+# The full 8-player sweep (9,400,320 tracks × 200 races: 1,880,064,000, the largest the
+# README documents) fits the command line's; the Explore page's small sweep (300 tracks ×
+# 100 races: 30,000) fits the app's three times over.
+SWEEP_RACES = Limit(
+    key="sweep_races",
+    what="races in all",
+    cli=2_000_000_000,
+    app=100_000,
+    env="TRACKKIT_APP_MAX_SWEEP_RACES",
+    fix="sweep a sample of the tracks (--sample) or run fewer races per track (--races)",
+)

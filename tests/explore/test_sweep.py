@@ -64,8 +64,9 @@ def test_partitions_cover_every_rank_once_and_are_made_lazily() -> None:
     sampled = plan_sweep(PresetSpace(size=40), sample=10, partition_size=4)
     parts = list(partitions(sampled, list(range(0, 40, 4))))
     assert [p.ranks for p in parts] == [(0, 4, 8, 12), (16, 20, 24, 28), (32, 36)]
-    # a space of a trillion tracks: the first partitions come at once
-    huge = plan_sweep(PresetSpace(size=10**12), partition_size=500)
+    # a space of a billion tracks (as many races as the command line's sweep_races limit
+    # allows): the first partitions come at once
+    huge = plan_sweep(PresetSpace(size=10**9), races=2, partition_size=500)
     first = list(islice(partitions(huge), 2))
     assert [(p.start, p.stop) for p in first] == [(0, 500), (500, 1000)]
 
@@ -202,8 +203,10 @@ def test_a_folder_of_other_files_is_refused_untouched(tmp_path: Path) -> None:
     ("options", "message"),
     [
         ({"sample": 41}, "a sample is 1 to 40 tracks"),
-        ({"races": 1}, "at least 2 races"),
-        ({"partition_size": 0}, "at least 1 track"),
+        ({"races": 1}, "a profile runs 2 to 1,000,000 races, not 1"),
+        ({"races": 1_000_001}, "a profile runs 2 to 1,000,000 races"),
+        ({"seed": 2**64}, "the seed is a whole number from 0 to 2"),
+        ({"partition_size": 0}, "a partition holds 1 to 100,000 tracks, not 0"),
     ],
 )
 def test_impossible_sweeps_are_refused(options: dict[str, Any], message: str) -> None:

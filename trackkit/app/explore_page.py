@@ -9,7 +9,6 @@ to run a small sweep there.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
@@ -20,7 +19,8 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.choices import kept, wait_for_engine
-from trackkit.errors import TrackkitError
+from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
+from trackkit.errors import shown as escaped
 from trackkit.explore.find import row_track
 from trackkit.explore.profile import FIGURES
 from trackkit.explore.sweep import dask_client, read_manifest, read_sweep, run_sweep
@@ -63,20 +63,23 @@ def page() -> None:
     root = sweeps_root()
     found = sweeps(root)
     if not found:
-        st.info(f"No sweep in `{root}` yet (set {SWEEPS_VARIABLE} to look elsewhere).")
+        st.info(
+            "No sweep here yet (the person running the server may set "
+            f"{SWEEPS_VARIABLE} to look elsewhere)."
+        )
         _offer_small_sweep(root)
         return
     names = [p.name for p in found]
     name = kept(st.selectbox, "Sweep", "explore-sweep", names[0], options=names)
     folder = root / (name if name in names else names[0])
-    plan = read_manifest(folder)
-    if plan is None:
-        st.error(f"`{folder}` holds no readable sweep.json.")
-        return
     try:
+        plan = read_manifest(folder)
+        if plan is None:
+            st.error(f"This sweep ({escaped(folder.name)}) holds no sweep.json.")
+            return
         frame, done, planned = _rows(str(folder), _stamp(folder))
     except TrackkitError as error:
-        st.error(str(error))
+        st.error(said(error))
         return
     st.caption(
         f"{plan.players} players, {len(frame):,} tracks profiled with {plan.races} races "
@@ -104,6 +107,17 @@ def page() -> None:
     rank = st.session_state.get("explore-rank")
     if rank is not None and rank in set(frame["rank"]):
         _show_track(frame[frame["rank"] == rank].iloc[0].to_dict(), plan)
+
+
+def said(error: TrackkitError) -> str:
+    """An error as this page shows it: a sweep folder's file named by its own name (the
+    folder's, ``sweep.json``, ``part-000003.parquet``), never by the server's path."""
+    if not isinstance(error, LocatedError):
+        return str(error)
+    where = escaped(Path(error.path).name or "this sweep")
+    if error.field:
+        where += f": {escaped(error.field, 80)}"
+    return f"{where}: {escaped(error.problem, PROBLEM_LIMIT)}"
 
 
 def _stamp(folder: Path) -> float:
@@ -157,9 +171,11 @@ def _scatter(frame: Any, colour: str) -> go.Figure:
 
 def _show_track(row: dict[str, Any], plan: Any) -> None:
     """The clicked track drawn, its figures, and a way to open it on the Design page."""
-    if isinstance(row["placements"], str):
-        row = {**row, "placements": json.loads(row["placements"])}
-    track = row_track(row, plan)
+    try:
+        track = row_track(row, plan)
+    except TrackkitError as error:
+        st.error(said(error))
+        return
     st.subheader(track.name)
     left, right = st.columns([3, 2])
     left.plotly_chart(picture_figure(track), key="explore-picture")
@@ -212,7 +228,7 @@ def _offer_small_sweep(root: Path) -> None:
                 ),
             )
     except TrackkitError as error:
-        st.error(str(error))
+        st.error(said(error))
         return
     bar.empty()
     st.rerun()

@@ -22,10 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trackkit.board.track import Placement, Track, save_track
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from trackkit.board.track import MAX_COORDINATE, MAX_PLACEMENTS, Placement, Track, save_track
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURES
-from trackkit.explore.sweep import SweepPlan, SweepStatus, partition_paths, sweep_status
+from trackkit.explore.sweep import (
+    REDO,
+    SweepFolderError,
+    SweepPlan,
+    SweepStatus,
+    checked_parts,
+    sweep_status,
+)
 
 # a word a designer sorts by, and the figure it means
 SORT_ALIASES: dict[str, str] = {
@@ -40,6 +49,21 @@ DEFAULT_TOP = 10
 MAX_TOP = 1_000_000
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
+MAX_PLACEMENTS_TEXT = 20_000  # a row's placements as JSON: ten tiles take some 400
+
+
+class _RowPlacement(BaseModel):
+    """One placement of a sweep's row, as :func:`~trackkit.explore.sweep.rows_table`
+    writes it (the track file's fields)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tile: StrictInt = Field(ge=0, le=10_000)
+    x: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    y: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    rotation: StrictInt = Field(default=0, ge=0, le=359)
+
+
+_PLACEMENTS = TypeAdapter(list[_RowPlacement])
 
 
 @dataclass(frozen=True)
@@ -136,11 +160,29 @@ def figure_key(name: str, valid: list[str]) -> str:
     return key
 
 
-def _figure_columns(connection: Any, files: list[str]) -> list[str]:
-    described = connection.execute(
-        "DESCRIBE SELECT * FROM read_parquet(?, union_by_name = true)", [files]
-    ).fetchall()
-    return [name for name, kind, *_ in described if kind == "DOUBLE"]
+def row_placements(value: Any, folder: str | Path, rank: Any) -> list[dict[str, int]]:
+    """A row's ``placements`` cell (the JSON text, or the list) checked: a list of at
+    most :data:`~trackkit.board.track.MAX_PLACEMENTS` placements of whole numbers in
+    range; a :class:`SweepFolderError` naming the row otherwise."""
+    where = f"rank {shown(rank, 30)}: placements"
+    if isinstance(value, str):
+        if len(value) > MAX_PLACEMENTS_TEXT:
+            raise SweepFolderError(str(folder), where, f"is {len(value):,} characters: {REDO}")
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            raise SweepFolderError(str(folder), where, f"is not JSON: {REDO}") from None
+    if not isinstance(value, list) or len(value) > MAX_PLACEMENTS:
+        raise SweepFolderError(
+            str(folder), where, f"is not a list of at most {MAX_PLACEMENTS} placements: {REDO}"
+        )
+    try:
+        checked = _PLACEMENTS.validate_python(value)
+    except ValidationError:
+        raise SweepFolderError(
+            str(folder), where, f"is not a list of placements (tile, x, y, rotation): {REDO}"
+        ) from None
+    return [p.model_dump() for p in checked]
 
 
 def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTracks:
@@ -151,47 +193,56 @@ def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTra
     if not 1 <= query.top <= MAX_TOP:
         raise TrackkitError(f"--top is 1 to {MAX_TOP:,}, not {query.top}")
     status = sweep_status(folder)
-    files = [str(p) for p in partition_paths(folder)]
-    if not files:
-        raise TrackkitError(
-            f"{shown(folder)} holds a sweep with no finished partition yet: run or resume "
-            "`trackkit sweep` first"
+    parts = checked_parts(folder, status.plan)
+    if not parts.paths:
+        raise SweepFolderError(
+            str(folder),
+            None,
+            "holds a sweep with no finished partition yet: run or resume `trackkit sweep` first",
         )
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    valid = [f.name for f in parts.schema if f.type == pa.float64()]
+    sort_key = figure_key(query.sort, valid)
+    descending = (
+        query.descending if query.descending is not None else BETTER.get(sort_key) == "high"
+    )
+    conditions, parameters = [], []
+    for name, bounds in query.filters:
+        key = figure_key(name, valid)
+        if bounds.low is not None:
+            conditions.append(f'"{key}" >= ?')
+            parameters.append(bounds.low)
+        if bounds.high is not None:
+            conditions.append(f'"{key}" <= ?')
+            parameters.append(bounds.high)
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    order = "DESC" if descending else "ASC"
+    sql = (
+        "SELECT *, count(*) OVER () AS matched FROM sweep_rows "
+        f'{where} ORDER BY "{sort_key}" {order} NULLS LAST, rank LIMIT ?'
+    )
     connection = duckdb.connect()
     try:
-        valid = _figure_columns(connection, files)
-        sort_key = figure_key(query.sort, valid)
-        descending = (
-            query.descending if query.descending is not None else BETTER.get(sort_key) == "high"
-        )
-        conditions, parameters = [], []
-        for name, bounds in query.filters:
-            key = figure_key(name, valid)
-            if bounds.low is not None:
-                conditions.append(f'"{key}" >= ?')
-                parameters.append(bounds.low)
-            if bounds.high is not None:
-                conditions.append(f'"{key}" <= ?')
-                parameters.append(bounds.high)
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-        order = "DESC" if descending else "ASC"
-        sql = (
-            "SELECT *, count(*) OVER () AS matched "
-            "FROM read_parquet(?, union_by_name = true) "
-            f'{where} ORDER BY "{sort_key}" {order} NULLS LAST, rank LIMIT ?'
-        )
-        result = connection.execute(sql, [files, *parameters, query.top])
+        # the checked files by name, through pyarrow: DuckDB's read_parquet would expand a
+        # path holding * ? or [ as a pattern, and open whatever it matched
+        rows = ds.dataset([str(p) for p in parts.paths], schema=parts.schema, format="parquet")
+        connection.register("sweep_rows", rows)
+        result = connection.execute(sql, [*parameters, query.top])
         names = [d[0] for d in result.description]
         records = [dict(zip(names, values, strict=True)) for values in result.fetchall()]
-    except duckdb.Error as error:
-        raise TrackkitError(f"{shown(folder)}: the sweep cannot be read: {error}") from None
+    except (duckdb.Error, pa.ArrowException, OSError) as error:
+        raise SweepFolderError(
+            str(folder), None, f"the sweep cannot be read ({shown(error, 200)}): {REDO}"
+        ) from None
     finally:
         connection.close()
     matched = int(records[0].pop("matched")) if records else 0
     for record in records[1:]:
         record.pop("matched")
     for record in records:
-        record["placements"] = json.loads(record["placements"])
+        record["placements"] = row_placements(record["placements"], folder, record["rank"])
         for key, value in record.items():
             if isinstance(value, float) and math.isnan(value):
                 record[key] = None
@@ -201,35 +252,70 @@ def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTra
 
 
 def row_track(row: dict[str, Any], plan: SweepPlan) -> Track:
-    """The track of a sweep's row, as the space gave it (its tile set from the plan)."""
+    """The track of a sweep's row, as the space gave it (its tile set from the plan); its
+    placements checked (:func:`row_placements`)."""
+    placements = row_placements(row["placements"], "this sweep", row.get("rank"))
+    name = row.get("name")
+    if not isinstance(name, str) or not name or len(name) > 200 or not name.isprintable():
+        raise SweepFolderError(
+            "this sweep", f"rank {shown(row.get('rank'), 30)}: name", f"is not a name: {REDO}"
+        )
     return Track(
-        name=row["name"],
-        placements=tuple(
-            Placement(p["tile"], p["x"], p["y"], p.get("rotation", 0)) for p in row["placements"]
-        ),
+        name=name,
+        placements=tuple(Placement(**p) for p in placements),
         tileset=Path(plan.tileset_folder) if plan.tileset_folder else None,
         game=plan.game,
     )
 
 
 def export_file(row: dict[str, Any], plan: SweepPlan) -> str:
-    """The file name of a row's track: the players and the rank."""
-    return f"{plan.players}-player-{row['rank']}.toml"
+    """The file name of a row's track, from checked whole numbers only: the players and
+    the rank (``4-player-1976.toml``)."""
+    rank, players = row["rank"], plan.players
+    if type(rank) is not int or type(players) is not int or rank < 0 or players < 1:
+        raise SweepFolderError(
+            "this sweep", "rank", f"a row's rank {shown(rank, 30)} is not a rank: {REDO}"
+        )
+    return f"{players}-player-{rank}.toml"
 
 
 def export_tracks(found: FoundTracks, folder: str | Path) -> list[Path]:
     """Write each chosen track to ``folder`` as a track file named from its rank; the
     files' paths. A file already there with the same track is left as it is; one holding
-    anything else stops the export before a file is written."""
+    anything else stops the export before a file is written. Every file lands inside
+    ``folder`` (its resolved path checked) and reads back as the track it holds."""
+    from trackkit.games.base import parse_track_toml  # the interface, not a game
+
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise TrackkitError(f"{shown(target)} is a file: export into a folder")
+    try:
+        inside = target.resolve()
+    except (OSError, RuntimeError):
+        raise TrackkitError(f"{shown(target)}: the folder's path cannot be resolved") from None
     planned, paths = [], []
     for row in found.rows:
         track = row_track(row, found.plan)
         path = target / export_file(row, found.plan)
+        try:
+            escapes = path.resolve().parent != inside
+        except (OSError, RuntimeError):  # a loop of links
+            escapes = True
+        if escapes:
+            raise TrackkitError(
+                f"{shown(path)} leads out of the export folder (a link?): export into "
+                "another folder (nothing was written)"
+            )
         paths.append(path)
         text = track.to_toml(relative_to=target)
+        try:
+            parse_track_toml(text, source=path.name, base=target)
+        except TrackkitError as error:
+            raise SweepFolderError(
+                found.folder,
+                f"rank {row['rank']}",
+                f"the track would not read back from a file ({error}): {REDO}",
+            ) from None
         if path.exists():
             try:
                 same = path.is_file() and path.read_text("utf-8") == text

@@ -29,6 +29,7 @@ import logging
 import math
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -40,11 +41,23 @@ from typing import Any, Protocol
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
-from trackkit.board.track import DEFAULT_GAME
-from trackkit.errors import TrackkitError, shown
+from trackkit.board.datafile import describe_os_error, first_problem, read_bytes
+from trackkit.board.track import DEFAULT_GAME, GAME_NAME, MAX_PATH
+from trackkit.errors import LocatedError, TrackkitError, shown
 from trackkit.explore.profile import FIGURE_KEYS, profile_track
 from trackkit.explore.seeds import track_seed
+from trackkit.limits import SWEEP_RACES
 
 MANIFEST = "sweep.json"
 MANIFEST_FORMAT = 1
@@ -53,6 +66,21 @@ IN_FLIGHT_PER_WORKER = 3  # partitions queued per worker: enough to keep each on
 CONNECT_SECONDS = 20  # how long to try to reach a scheduler
 PART_NAME = re.compile(r"part-([0-9]{6,})\.parquet")
 Progress = Callable[[int, int], None]
+# A manifest is some 500 bytes of flat JSON: anything far bigger or nested is not one, and
+# is refused before it is parsed (a deep nesting would exhaust the parser's stack).
+MANIFEST_MAX_BYTES = 64 * 1024
+MANIFEST_MAX_DEPTH = 4
+MAX_SPACE = 10**15  # far more tracks than any space holds (8 players: 9,400,320)
+MAX_RACES = 1_000_000  # races of one track's profile (the command line's bound)
+MAX_PARTITION = 100_000  # tracks of one partition (the command line's bound)
+MAX_SEED = 2**64 - 1
+REDO = "the sweep's files were changed or damaged: sweep again into a new folder"
+
+
+class SweepFolderError(LocatedError):
+    """A sweep folder's file (its manifest, a partition) that cannot be used: the file,
+    the field or column, and what to do. A sweep folder may come from anyone, so every
+    value read from it is checked before it is used."""
 
 
 class TrackSpace(Protocol):
@@ -138,14 +166,17 @@ class SweepPlan:
         return {"format": MANIFEST_FORMAT, **asdict(self)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], source: str) -> SweepPlan:
-        names = {f.name for f in fields(cls)}
-        if data.get("format") != MANIFEST_FORMAT or not names <= set(data):
-            raise TrackkitError(
-                f"{shown(source)} is not a trackkit sweep manifest (format "
-                f"{MANIFEST_FORMAT}); was it written by another version?"
-            )
-        return cls(**{name: data[name] for name in names})
+    def from_json(cls, data: Any, source: str) -> SweepPlan:
+        """The plan a manifest's JSON records, every field checked (types, ranges, a game
+        with a space to sweep); a :class:`SweepFolderError` naming the field otherwise."""
+        if not isinstance(data, dict):
+            raise SweepFolderError(source, None, f"is not a trackkit sweep manifest: {REDO}")
+        try:
+            spec = _ManifestSpec.model_validate(data)
+        except ValidationError as error:
+            field, problem = first_problem(error, _MANIFEST_HINTS)
+            raise SweepFolderError(source, field or None, f"{problem}; {REDO}") from None
+        return cls(**spec.model_dump(exclude={"format"}))
 
     def differences(self, other: SweepPlan) -> list[str]:
         """What differs between this plan and ``other``, one ``field: mine vs theirs`` each."""
@@ -154,6 +185,55 @@ class SweepPlan:
             for f in fields(self)
             if getattr(self, f.name) != getattr(other, f.name)
         ]
+
+
+class _ManifestSpec(BaseModel):
+    """What a manifest may hold: :class:`SweepPlan`'s fields with their types and ranges."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: StrictInt = Field(ge=MANIFEST_FORMAT, le=MANIFEST_FORMAT)
+    game: StrictStr = Field(max_length=40, pattern=GAME_NAME)
+    players: StrictInt = Field(ge=1, le=100)
+    tileset: StrictStr = Field(max_length=200)
+    tileset_fingerprint: StrictStr = Field(pattern=r"^[0-9a-f]{16}$")
+    tileset_folder: StrictStr | None = Field(min_length=1, max_length=MAX_PATH)
+    space_size: StrictInt = Field(ge=1, le=MAX_SPACE)
+    races: StrictInt = Field(ge=2, le=MAX_RACES)
+    seed: StrictInt = Field(ge=0, le=MAX_SEED)
+    sample: StrictInt | None = Field(ge=1, le=MAX_SPACE)
+    exact: StrictBool
+    partition_size: StrictInt = Field(ge=1, le=MAX_PARTITION)
+    trackkit: StrictStr = Field(max_length=100)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> _ManifestSpec:
+        from trackkit.games.base import get_ruleset, rulesets  # the registry, not a game
+
+        if self.game not in rulesets():
+            raise ValueError(
+                f"game: {self.game!r} is not a game trackkit knows ({', '.join(rulesets())})"
+            )
+        ruleset = get_ruleset(self.game)
+        if getattr(ruleset, "track_space", None) is None:
+            raise ValueError(f"game: {ruleset.title} has no space of tracks to sweep")
+        bounds = ruleset.players
+        if not bounds.build_min <= self.players <= bounds.build_max:
+            raise ValueError(
+                f"players: {ruleset.title}'s building rule is for {bounds.build_min} to "
+                f"{bounds.build_max} players, not {self.players}"
+            )
+        if self.sample is not None and self.sample > self.space_size:
+            raise ValueError(f"sample: {self.sample:,} tracks of a space of {self.space_size:,}")
+        names = ("tileset", self.tileset), ("trackkit", self.trackkit)
+        for name, text in (*names, ("tileset_folder", self.tileset_folder or "")):
+            if not text.isprintable():
+                raise ValueError(f"{name}: holds a control character")
+        if self.tileset_folder is not None and not os.path.isabs(self.tileset_folder):
+            raise ValueError("tileset_folder: is not an absolute path (a sweep records one)")
+        return self
+
+
+_MANIFEST_HINTS = {"extra_forbidden": "not a field of a sweep manifest"}
 
 
 def plan_sweep(
@@ -167,12 +247,14 @@ def plan_sweep(
 ) -> SweepPlan:
     """The plan of a sweep of ``space``, its options checked."""
     size = len(space)
-    if races < 2:
-        raise TrackkitError(f"a profile needs at least 2 races, not {races}")
-    if seed < 0:
-        raise TrackkitError(f"the seed is a whole number of 0 or more, not {seed}")
-    if partition_size < 1:
-        raise TrackkitError(f"a partition holds at least 1 track, not {partition_size}")
+    if not 2 <= races <= MAX_RACES:
+        raise TrackkitError(f"a profile runs 2 to {MAX_RACES:,} races, not {races:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise TrackkitError(f"the seed is a whole number from 0 to 2**64 - 1, not {seed}")
+    if not 1 <= partition_size <= MAX_PARTITION:
+        raise TrackkitError(
+            f"a partition holds 1 to {MAX_PARTITION:,} tracks, not {partition_size:,}"
+        )
     if size == 0:
         raise TrackkitError(f"there is no legal track for {space.players} players to sweep")
     if sample is not None and not 1 <= sample <= size:
@@ -180,6 +262,9 @@ def plan_sweep(
             f"a sample is 1 to {size:,} tracks (the {space.players}-player space), not "
             f"{sample:,}; leave out --sample to sweep every track"
         )
+    tracks = size if sample is None else sample
+    doing = f"this sweep ({tracks:,} tracks × {races:,} races each)"
+    SWEEP_RACES.check(tracks * races, doing)
     tileset = space.tileset
     game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
@@ -282,7 +367,8 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
         raise SweepTrackError(f"{partition.describe()}, track rank {rank}: {error}") from None
     except Exception as error:
         raise SweepTrackError(
-            f"{partition.describe()}, track rank {rank}: {type(error).__name__}: {error}"
+            f"{partition.describe()}, track rank {rank}: the profile failed "
+            f"({shown(error, 200) or 'no detail'})"
         ) from None
     if len(rows) != partition.size:
         raise SweepTrackError(
@@ -329,21 +415,70 @@ def warm_worker(track: Any, players: int, exact: bool) -> float:
 
 
 def read_manifest(folder: str | Path) -> SweepPlan | None:
-    """The plan in ``folder``'s manifest, or None when it holds none."""
+    """The plan in ``folder``'s manifest, or None when it holds none. The manifest is
+    untrusted: only a regular file of at most :data:`MANIFEST_MAX_BYTES` is read (never
+    a pipe, which would block), its nesting is bounded before it is parsed, and every
+    field is checked (:meth:`SweepPlan.from_json`)."""
     path = Path(folder) / MANIFEST
+    source = str(path)
     try:
-        text = path.read_text("utf-8")
+        os.lstat(path)
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise TrackkitError(f"{shown(path)} cannot be read: {error}") from None
+    except (OSError, ValueError) as error:
+        problem = describe_os_error(error) if isinstance(error, OSError) else str(error)
+        raise SweepFolderError(source, None, problem) from None
+    data = read_bytes(path, SweepFolderError)
+    if len(data) > MANIFEST_MAX_BYTES:
+        raise SweepFolderError(
+            source,
+            None,
+            f"is {len(data):,} bytes; a sweep manifest holds a few hundred (at most "
+            f"{MANIFEST_MAX_BYTES:,}): {REDO}",
+        )
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TrackkitError(f"{shown(path)} is not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise TrackkitError(f"{shown(path)} is not a trackkit sweep manifest")
-    return SweepPlan.from_json(data, str(path))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SweepFolderError(source, None, f"is not UTF-8 text: {REDO}") from None
+    depth = json_depth(text)
+    if depth > MANIFEST_MAX_DEPTH:
+        raise SweepFolderError(
+            source,
+            None,
+            f"nests [ or {{ {depth:,} deep; a sweep manifest is one flat object: {REDO}",
+        )
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError) as error:  # RecursionError: cannot pass the depth
+        raise SweepFolderError(source, None, f"is not JSON ({error}): {REDO}") from None
+    return SweepPlan.from_json(parsed, source)
+
+
+def json_depth(text: str) -> int:
+    """How deep ``text``'s arrays and objects nest (strings skipped), counted without
+    parsing it, so a nesting too deep for the parser is refused before it runs.
+
+    >>> json_depth('{"a": [1, "[[["], "b": {}}')
+    2
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def prepare_folder(folder: str | Path, plan: SweepPlan) -> bool:
@@ -351,27 +486,32 @@ def prepare_folder(folder: str | Path, plan: SweepPlan) -> bool:
     folder with the same plan is resumed (True), anything else is refused untouched."""
     path = Path(folder)
     if path.exists() and not path.is_dir():
-        raise TrackkitError(f"{shown(path)} is a file, not a folder for a sweep")
+        raise SweepFolderError(str(path), None, "is a file, not a folder for a sweep")
     existing = read_manifest(path) if path.is_dir() else None
     if existing is not None:
         differences = existing.differences(plan)
         if differences:
-            raise TrackkitError(
-                f"{shown(path)} holds a different sweep (there vs asked: "
-                f"{'; '.join(differences)}): choose another folder, or ask for the same "
-                "sweep to resume it"
+            raise SweepFolderError(
+                str(path),
+                None,
+                f"holds a different sweep (there vs asked: {'; '.join(differences)}): "
+                "choose another folder, or ask for the same sweep to resume it",
             )
         _remove_temporaries(path)
         return True
     if path.is_dir() and any(path.iterdir()):
-        raise TrackkitError(
-            f"{shown(path)} holds files but no {MANIFEST}: a sweep goes into a new or empty folder"
+        raise SweepFolderError(
+            str(path),
+            None,
+            f"holds files but no {MANIFEST}: a sweep goes into a new or empty folder",
         )
     try:
         path.mkdir(parents=True, exist_ok=True)
         _write_atomically(path / MANIFEST, json.dumps(plan.to_json(), indent=2).encode())
     except OSError as error:
-        raise TrackkitError(f"{shown(path)}: cannot write the sweep there: {error}") from None
+        raise SweepFolderError(
+            str(path), None, f"cannot write the sweep there: {describe_os_error(error)}"
+        ) from None
     return False
 
 
@@ -407,17 +547,22 @@ def write_partition(folder: Path, index: int, table: pa.Table) -> Path:
     except OSError as error:
         with contextlib.suppress(OSError):
             temporary.unlink()
-        raise TrackkitError(f"{shown(path)} cannot be written: {error}") from None
+        raise SweepFolderError(
+            str(path), None, f"cannot be written: {describe_os_error(error)}"
+        ) from None
     return path
 
 
 def finished_partitions(folder: str | Path) -> set[int]:
-    """The indexes of the partitions written whole in ``folder``."""
+    """The indexes of the partitions written whole in ``folder`` (a name only counts in
+    the very form :func:`partition_file` gives it: ``part-0000001.parquet`` is not
+    partition 1)."""
     try:
         names = os.listdir(folder)
     except FileNotFoundError:
         return set()
-    return {int(m.group(1)) for m in map(PART_NAME.fullmatch, names) if m}
+    found = (m for m in map(PART_NAME.fullmatch, names) if m)
+    return {int(m.group(1)) for m in found if m.group(0) == partition_file(int(m.group(1)))}
 
 
 @dataclass(frozen=True)
@@ -453,18 +598,143 @@ def sweep_status(folder: str | Path) -> SweepStatus:
 
 def _plan_in(folder: str | Path) -> SweepPlan:
     if not Path(folder).is_dir():
-        raise TrackkitError(f"{shown(folder)} is not a folder: there is no sweep there")
+        raise SweepFolderError(str(folder), None, "is not a folder: there is no sweep there")
     plan = read_manifest(folder)
     if plan is None:
-        raise TrackkitError(
-            f"{shown(folder)} holds no sweep (no {MANIFEST}): run `trackkit sweep --out` first"
+        raise SweepFolderError(
+            str(folder), None, f"holds no sweep (no {MANIFEST}): run `trackkit sweep --out` first"
         )
     return plan
 
 
-def partition_paths(folder: str | Path) -> list[Path]:
-    """The finished partitions' files, in partition order."""
-    return [Path(folder) / partition_file(i) for i in sorted(finished_partitions(folder))]
+def partition_paths(folder: str | Path, plan: SweepPlan) -> list[Path]:
+    """The files of ``plan``'s finished partitions, in partition order (a stray
+    ``part-000999.parquet`` beyond the plan's partitions is no part of the sweep)."""
+    done = sorted(i for i in finished_partitions(folder) if i < plan.partitions)
+    return [Path(folder) / partition_file(i) for i in done]
+
+
+# the columns every partition holds (:func:`rows_table`), besides its figures (float64)
+ROW_COLUMNS = {
+    "rank": pa.int64(),
+    "players": pa.int64(),
+    "name": pa.string(),
+    "seed": pa.int64(),
+    "placements": pa.string(),
+}
+FIGURE_COLUMN = re.compile(r"[a-z_][a-z0-9_]{0,59}")
+MAX_COLUMNS = 200
+
+
+@dataclass(frozen=True)
+class SweepParts:
+    """A sweep's finished partition files, each checked, and their columns."""
+
+    paths: list[Path]
+    schema: pa.Schema
+
+
+def checked_parts(folder: str | Path, plan: SweepPlan) -> SweepParts:
+    """The finished partitions of ``plan`` in ``folder``, each checked before it is
+    queried: a regular file (a named pipe would block its reader), a Parquet file with
+    the columns of a sweep and their types, as many rows as its partition holds, and the
+    ranks it should hold (in order, each once). A :class:`SweepFolderError` naming the
+    file otherwise."""
+    schemas: list[pa.Schema] = []
+    paths = partition_paths(folder, plan)
+    previous = -1
+    for path in paths:
+        index = int(PART_NAME.fullmatch(path.name).group(1))  # type: ignore[union-attr]
+        schema, ranks = _read_part(path)
+        _check_ranks(path, plan, index, ranks, previous)
+        previous = int(ranks[-1])
+        schemas.append(schema)
+    try:
+        schema = pa.unify_schemas(schemas) if schemas else pa.schema([])
+    except (pa.ArrowException, ValueError) as error:
+        raise SweepFolderError(str(folder), None, f"its parts disagree ({error}): {REDO}") from None
+    return SweepParts(paths, schema)
+
+
+def _read_part(path: Path) -> tuple[pa.Schema, np.ndarray]:
+    """A partition file's schema and ranks, read through a handle checked to be a
+    regular file (opened without blocking, so a pipe swapped in is refused too)."""
+    source = str(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SweepFolderError(source, None, f"is not a regular file: {REDO}")
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise SweepFolderError(source, None, describe_os_error(error)) from None
+    with open(fd, "rb", closefd=True) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise SweepFolderError(source, None, f"is not a regular file: {REDO}")
+        try:
+            part = pq.ParquetFile(handle)
+            schema = part.schema_arrow
+            _check_columns(path, schema)
+            ranks = part.read(columns=["rank"]).column("rank")
+        except (pa.ArrowException, OSError, ValueError) as error:
+            problem = f"is not a sweep's Parquet file ({shown(error, 200)}): {REDO}"
+            raise SweepFolderError(source, None, problem) from None
+    if ranks.null_count:
+        raise SweepFolderError(source, "rank", f"has empty cells: {REDO}")
+    return schema, ranks.to_numpy()
+
+
+def _check_columns(path: Path, schema: pa.Schema) -> None:
+    if len(schema) > MAX_COLUMNS:
+        raise SweepFolderError(str(path), None, f"has {len(schema):,} columns: {REDO}")
+    names = schema.names
+    for name, kind in ROW_COLUMNS.items():
+        if name not in names:
+            raise SweepFolderError(str(path), name, f"the column is missing: {REDO}")
+        if schema.field(name).type != kind:
+            raise SweepFolderError(
+                str(path), name, f"is a column of {schema.field(name).type}, not {kind}: {REDO}"
+            )
+    if len(set(names)) != len(names):
+        raise SweepFolderError(str(path), None, f"names a column twice: {REDO}")
+    for field in schema:
+        if field.name in ROW_COLUMNS:
+            continue
+        if not FIGURE_COLUMN.fullmatch(field.name):
+            raise SweepFolderError(str(path), None, f"has a column of no figure's name: {REDO}")
+        if field.type != pa.float64():
+            raise SweepFolderError(
+                str(path), field.name, f"is a column of {field.type}, not float64: {REDO}"
+            )
+    missing = [key for key in FIGURE_KEYS if key not in names]
+    if missing:
+        raise SweepFolderError(str(path), missing[0], f"the column is missing: {REDO}")
+
+
+def _check_ranks(path: Path, plan: SweepPlan, index: int, ranks: np.ndarray, previous: int) -> None:
+    """Partition ``index`` holds its tracks' ranks in order, each once: the plan's
+    consecutive ranks, or (a sample) ranks of the space above the last partition's."""
+    size = plan.partition_size
+    expected = min(size, plan.tracks - index * size)
+    if ranks.shape[0] != expected:
+        raise SweepFolderError(
+            str(path),
+            None,
+            f"holds {ranks.shape[0]:,} tracks; partition {index} of this sweep holds "
+            f"{expected:,}: {REDO}",
+        )
+    if plan.sample is None:
+        start = index * size
+        right = bool(np.array_equal(ranks, np.arange(start, start + expected)))
+    else:
+        right = bool(
+            ranks[0] > previous
+            and ranks[-1] < plan.space_size
+            and (expected == 1 or np.all(np.diff(ranks) > 0))
+        )
+    if not right:
+        raise SweepFolderError(
+            str(path), "rank", f"does not hold partition {index}'s ranks in order: {REDO}"
+        )
 
 
 @dataclass(frozen=True)
@@ -486,13 +756,18 @@ def read_sweep(folder: str | Path, columns: Sequence[str] | None = None) -> Swee
     """Every finished row of the sweep in ``folder`` (or only ``columns``), sorted by rank,
     with how complete the sweep is."""
     status = sweep_status(folder)
-    paths = partition_paths(folder)
-    if not paths:
+    parts = checked_parts(folder, status.plan)
+    if not parts.paths:
         return SweepTable(status, pa.table({"rank": pa.array([], pa.int64())}))
     wanted = list(columns) if columns is not None else None
     if wanted is not None and "rank" not in wanted:
         wanted.insert(0, "rank")
-    table = pa.concat_tables(pq.read_table(p, columns=wanted) for p in paths)
+    try:
+        tables = [pq.read_table(p, columns=wanted, schema=parts.schema) for p in parts.paths]
+        table = pa.concat_tables(tables)
+    except (pa.ArrowException, OSError, ValueError):
+        # the error's text may name the server's paths, and the app shows this message
+        raise SweepFolderError(str(folder), None, f"its parts cannot be read: {REDO}") from None
     return SweepTable(status, table.sort_by("rank"))
 
 
@@ -678,7 +953,7 @@ def _warm_workers(client: Any, track: Any, plan: SweepPlan) -> float:
         client.run(warm_worker, track, plan.players, plan.exact)
     except Exception as error:
         raise TrackkitError(
-            f"the Dask workers could not profile a track: {type(error).__name__}: {error}"
+            f"the Dask workers could not profile a track ({shown(error, 200) or 'no detail'})"
         ) from None
     return time.perf_counter() - start
 
@@ -750,4 +1025,7 @@ def _result(future: Any, partition: Partition) -> pa.Table | str:
                 "or killed); the partitions written so far are kept: run the sweep again to "
                 "resume"
             ) from None
-        raise TrackkitError(f"{partition.describe()}: {name}: {error}") from None
+        raise TrackkitError(
+            f"{partition.describe()}: the Dask workers failed on it "
+            f"({shown(error, 200) or 'no detail'})"
+        ) from None
