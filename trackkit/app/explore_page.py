@@ -20,13 +20,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app import common
+from trackkit.app.child import run_small_sweep
 from trackkit.app.choices import kept, wait_for_engine
 from trackkit.app.runs import Progress, heavy_run, session_id
 from trackkit.errors import TrackkitError
 from trackkit.explore.find import row_track
 from trackkit.explore.profile import FIGURES
-from trackkit.explore.sweep import dask_client, read_manifest, read_sweep, run_sweep
-from trackkit.games.yummell.ruleset import RULESET as YUMMELL
+from trackkit.explore.sweep import read_manifest, read_sweep
 from trackkit.render import picture_figure
 
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
@@ -200,20 +200,9 @@ def _offer_small_sweep(root: Path) -> None:
     folder = small_sweep_folder(root, session_id())
 
     def work(progress: Progress) -> None:
-        # in the app's own process (one Dask worker thread, the engine already loaded; it
-        # races without the interpreter lock): worker processes would each load it again,
-        # and some hosts cannot start them
-        with dask_client(1, processes=False) as client:
-            run_sweep(
-                YUMMELL.track_space(size["players"]),
-                folder,
-                races=size["races"],
-                sample=size["sample"],
-                seed=0,
-                partition_size=size["sample"] // 10,
-                client=client,
-                progress=progress,
-            )
+        # in a process of its own: run in the server's, the sweep's threads stalled the
+        # other visitors (trackkit.app.child)
+        run_small_sweep(folder, size["players"], size["sample"], size["races"], progress)
 
     run = heavy_run("the small sweep", "tracks", folder, start, work)
     if run is not None and run.state == "finished":
