@@ -268,6 +268,7 @@ def cached_run(
     def work(progress: Progress) -> None:
         result = simulate(track, options, races=races, seed=seed, progress=progress)
         recorded = record(track, options, seed=seed)
+        progress(races, races)  # cancelled while the sample race was recorded: keep nothing
         with _CACHE_LOCK:
             while len(cache) >= keep:
                 cache.pop(next(iter(cache)))
