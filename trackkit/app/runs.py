@@ -156,6 +156,7 @@ def heavy_runs() -> HeavyRuns:
 
 
 def session_id() -> str:
+    """The visitor's session (one browser tab), as Streamlit names it."""
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else "no-session"
 
@@ -224,6 +225,7 @@ def races_allowed(track: Any, options: Any) -> int:
 
 
 def races_help(most: int) -> str:
+    """The Races input's help: why it stops at ``most``."""
     return (
         f"At most {most:,} here: one run may cost {SIMULATION_COST.value():,} race steps "
         "(races × players × squares or spaces of the board), so that it takes seconds."
@@ -258,8 +260,8 @@ def cached_run(
     if key in cache:
         return cache[key]
     if start:
-        per_race = _race_cost(track.to_toml(), options.players, track, options)
-        try:
+        try:  # refused before a run starts: it would not take a slot, even for a moment
+            per_race = _race_cost(track.to_toml(), options.players, track, options)
             check_cost(track, options, races, per_race)
         except TrackkitError as error:
             st.error(str(error))
