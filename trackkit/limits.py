@@ -132,6 +132,22 @@ BOARD_SPACES = Limit(
 
 # --- simulation --------------------------------------------------------------------------
 
+# A race costs about as much per player as the board has nodes (Yummell squares, Snow Tails
+# spaces): a race's rounds grow with the board's length and every player moves each round.
+# Measured on this project's 2-core machine: 35–130 ns per race × player × node, Yummell
+# presets to Snow Tails boards of 15,000 spaces. The command line allows the 10,000,000
+# races it documents with 8 sleds on every preset (Long trail, 348 spaces: 27.8 billion);
+# the app allows about 10–20 s of one core per run (50,000 races of 8 sleds on Long trail:
+# 139 million), and refuses the 7-minute runs a big board allowed.
+SIMULATION_COST = Limit(
+    key="simulation_cost",
+    what="race steps (races × players × squares or spaces of the board)",
+    cli=30_000_000_000,
+    app=200_000_000,
+    env="TRACKKIT_APP_SIMULATION_COST",
+    fix="run fewer races or players, or race a smaller board",
+)
+
 # --- sweeps ------------------------------------------------------------------------------
 
 # The full 8-player sweep (9,400,320 tracks × 200 races: 1,880,064,000, the largest the

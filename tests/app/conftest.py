@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
+from trackkit import limits
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -108,6 +110,14 @@ def new_tab(browser: Browser) -> Page:
     tab = browser.new_page(viewport={"width": 1400, "height": 1100}, accept_downloads=True)
     tab.set_default_timeout(60_000)
     return tab
+
+
+@pytest.fixture(autouse=True)
+def _command_line_limits_after() -> Iterator[None]:
+    """app.py switches this process to the app's limits (AppTest runs it in-process): switch
+    back after each test, so that the tests after it get the command line's."""
+    yield
+    limits.serve_app_limits(False)
 
 
 @pytest.fixture(scope="module")

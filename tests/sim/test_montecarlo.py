@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +18,17 @@ from trackkit.errors import TrackkitError
 from trackkit.games.base import TrackCheck, get_ruleset, rulesets
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.sim.montecarlo import MIN_TASK_BATCHES, TASK_BATCHES, guided_tasks, simulate
+from trackkit.limits import CostLimitError
+from trackkit.sim.montecarlo import (
+    MAX_RACES,
+    MIN_TASK_BATCHES,
+    TASK_BATCHES,
+    check_cost,
+    guided_tasks,
+    most_races,
+    race_cost,
+    simulate,
+)
 
 
 @pytest.fixture(scope="module")
@@ -228,3 +242,69 @@ def test_a_placing_outside_one_to_the_player_count_is_refused(result) -> None:  
     bad = BatchResult(np.array([3]), np.array([[1, 2, 3, 5]]), columns, nodes, tallies)
     with pytest.raises(ValueError, match="placings run from 1 to 4"):
         totals.add(bad)
+
+
+# --- the simulation cost limit (issue 20, finding 5) ---------------------------------------
+
+
+@contextmanager
+def serving_app(limit: int | None = None) -> Iterator[Any]:
+    """The app's limits in force (the operator's ``limit`` of simulation cost, if given)."""
+    from trackkit import limits
+
+    variable = limits.SIMULATION_COST.env
+    before = os.environ.pop(variable, None)
+    if limit is not None:
+        os.environ[variable] = str(limit)
+    limits.serve_app_limits(True)
+    try:
+        yield limits
+    finally:
+        limits.serve_app_limits(False)
+        os.environ.pop(variable, None)
+        if before is not None:
+            os.environ[variable] = before
+
+
+def test_the_command_line_allows_its_documented_races_on_every_preset() -> None:
+    """10,000,000 races (``trackkit simulate --races``) of the most players, any preset."""
+    from trackkit.games import get_ruleset
+
+    for game in ("yummell", "snowtails"):
+        ruleset = get_ruleset(game)
+        options = ruleset.options(players=ruleset.players.race_max)
+        for slug in ruleset.presets():
+            track = ruleset.load_preset(slug)
+            per_race = race_cost(ruleset.prepare(track, options), options)
+            check_cost(track, options, MAX_RACES, per_race)
+            assert most_races(per_race) == MAX_RACES
+
+
+def test_the_app_refuses_a_simulation_over_its_cost_before_any_race() -> None:
+    track, options = load_preset("first-run"), RaceOptions(players=5)
+    per_race = 5 * 34  # players × the first-run board's squares
+    raced: list[int] = []
+    with serving_app() as limits:
+        allowed = limits.SIMULATION_COST.app // per_race
+        with pytest.raises(CostLimitError) as refused:
+            simulate(track, options, races=allowed + 1, progress=lambda d, t: raced.append(d))
+        check_cost(track, options, allowed, per_race)  # the most it allows
+    assert not raced  # refused before the first batch
+    message = str(refused.value)
+    assert "\n" not in message
+    assert f"{allowed + 1:,} races of 5 players on First run" in message
+    assert f"the limit is {limits.SIMULATION_COST.app:,}" in message
+    assert "fewer races" in message
+
+
+@given(races=st.integers(1, 40), players=st.integers(1, 8))
+def test_the_limit_is_races_times_players_times_the_board(races: int, players: int) -> None:
+    """The operator's limit, exactly: a simulation costing it runs, one race more does not."""
+    track, options = load_preset("first-run"), RaceOptions(players=players)
+    per_race = race_cost(options.ruleset.prepare(track, options), options)
+    assert per_race == players * 34
+    with serving_app(races * per_race):
+        assert most_races(per_race) == races
+        check_cost(track, options, races, per_race)
+        with pytest.raises(CostLimitError):
+            check_cost(track, options, races + 1, per_race)

@@ -29,7 +29,6 @@ from trackkit.design import (
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
 
-MAX_RACES = 50_000  # per run: keeps the server responsive for everyone
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
 UPLOAD_LABEL = f"Track file (.toml, up to {MAX_UPLOAD_MB} MB)"

@@ -9,6 +9,7 @@ to run a small sweep there.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from pathlib import Path
@@ -18,13 +19,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app import common
+from trackkit.app.child import run_small_sweep
 from trackkit.app.choices import kept, wait_for_engine
+from trackkit.app.runs import Progress, heavy_run, session_id
 from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
 from trackkit.errors import shown as escaped
 from trackkit.explore.find import row_track
 from trackkit.explore.profile import FIGURES
-from trackkit.explore.sweep import dask_client, read_manifest, read_sweep, run_sweep
-from trackkit.games.yummell.ruleset import RULESET as YUMMELL
+from trackkit.explore.sweep import read_manifest, read_sweep
 from trackkit.render import picture_figure
 
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
@@ -178,7 +180,10 @@ def _show_track(row: dict[str, Any], plan: Any) -> None:
         return
     st.subheader(track.name)
     left, right = st.columns([3, 2])
-    left.plotly_chart(picture_figure(track), key="explore-picture")
+    try:
+        left.plotly_chart(picture_figure(track), key="explore-picture")
+    except TrackkitError as error:  # a drawing over the app's limits (a tampered sweep)
+        left.warning(said(error))
     figures = [
         {"figure": TITLES.get(key, key), "value": row[key]}
         for key in TITLES
@@ -199,36 +204,34 @@ def _design_page() -> Any:
 
 
 def _offer_small_sweep(root: Path) -> None:
-    """A button that sweeps a uniform sample of the 4-player tracks into ``root``."""
+    """A button that sweeps a uniform sample of the 4-player tracks into a folder of this
+    visitor's own under ``root`` (two visitors sweeping at once must not share one), off the
+    script thread with progress and a Cancel button (:func:`~trackkit.app.runs.heavy_run`)."""
     size = SMALL_SWEEP
     st.write(
         f"A small sweep profiles {size['sample']} of the 26,640 legal {size['players']}-player "
         f"tracks, drawn uniformly, with {size['races']} races each: about a minute on two "
         "cores (the first run on a new machine also compiles the race engine)."
     )
-    if not st.button("Run a small sweep", icon=":material/play_arrow:", key="explore-run"):
-        return
-    wait_for_engine()
-    bar = st.progress(0.0, text="Sweeping…")
-    folder = root / f"{size['players']}p-sample{size['sample']}"
-    try:
-        # in the app's own process (one Dask worker thread, the engine already loaded):
-        # worker processes would each load it again, and some hosts cannot start them
-        with dask_client(1, processes=False) as client:
-            run_sweep(
-                YUMMELL.track_space(size["players"]),
-                folder,
-                races=size["races"],
-                sample=size["sample"],
-                seed=0,
-                partition_size=size["sample"] // 10,
-                client=client,
-                progress=lambda done, total: bar.progress(
-                    done / total, text=f"{done:,} of {total:,} tracks"
-                ),
-            )
-    except TrackkitError as error:
-        st.error(said(error))
-        return
-    bar.empty()
-    st.rerun()
+    start = st.button("Run a small sweep", icon=":material/play_arrow:", key="explore-run")
+    if start:
+        wait_for_engine()
+    folder = small_sweep_folder(root, session_id())
+
+    def work(progress: Progress) -> None:
+        # in a process of its own: run in the server's, the sweep's threads stalled the
+        # other visitors (trackkit.app.child)
+        run_small_sweep(folder, size["players"], size["sample"], size["races"], progress)
+
+    run = heavy_run("the small sweep", "tracks", folder, start, work)
+    if run is not None and run.state == "finished":
+        st.rerun()
+
+
+def small_sweep_folder(root: Path, session: str) -> Path:
+    """The small sweep's folder for the visitor of ``session``: named after the sweep and a
+    short digest of the session (not the session itself, which the folder name would show
+    to every visitor)."""
+    size = SMALL_SWEEP
+    visitor = hashlib.sha256(session.encode()).hexdigest()[:10]
+    return root / f"{size['players']}p-sample{size['sample']}-{visitor}"

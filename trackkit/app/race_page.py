@@ -9,9 +9,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.choices import choose_track, kept, players_slider, wait_for_engine
-from trackkit.app.common import MAX_RACES
 from trackkit.app.picture import picture_downloads
-from trackkit.app.runs import cached_run
+from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.content import load_content
@@ -22,7 +21,7 @@ from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
 from trackkit.report.replay import positions_by_round, readable, square_name
-from trackkit.sim.montecarlo import SimulationResult
+from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
 KEEP_RUNS = 32
 HEAT_UNIT = "turns ended here per race"
@@ -52,14 +51,18 @@ def page() -> None:
     )
     deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
     encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
+    # at most what one run may cost on this board with these players (the app's limit)
+    most = MAX_RACES if track is None else _races_allowed(track, players, content)
+    keep_within(most, "race-races", "kept:race-races")
     races = kept(
         right.number_input,
         "Races",
         "race-races",
-        5_000,
-        min_value=100,
-        max_value=MAX_RACES,
+        min(5_000, most),
+        min_value=MIN_RACES,
+        max_value=most,
         step=1_000,
+        help=races_help(most),
     )
     seed = kept(right.number_input, "Seed", "race-seed", 0, min_value=0, step=1)
     # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
@@ -109,12 +112,23 @@ def page() -> None:
         int(seed),
     )
     cache = _results()
-    if st.button("Run races", type="primary") or key in cache:
-        if key not in cache:
-            wait_for_engine()
-        run = cached_run(cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race)
-        if run is not None:
-            _show(track, *run)
+    start = st.button("Run races", type="primary")
+    if start and key not in cache:
+        wait_for_engine()
+    run = cached_run(
+        cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
+    )
+    if run is not None:
+        _show(track, *run)
+
+
+def _races_allowed(track: Track, players: int, content: Any) -> int:
+    """The most races of ``players`` on ``track`` one run may have (a board the engine
+    cannot prepare gets the least: the run then says what is wrong)."""
+    try:
+        return races_allowed(track, RaceOptions(players=players, content=content))
+    except TrackkitError:
+        return MIN_RACES
 
 
 def _ordinal(n: int) -> str:

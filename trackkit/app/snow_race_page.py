@@ -9,17 +9,17 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.common import MAX_RACES
 from trackkit.app.race_page import win_rates_figure
-from trackkit.app.runs import cached_run
+from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
+from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
 from trackkit.games.snowtails.ruleset import PLAYERS, space_name
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.render.lanes import lane_figure
 from trackkit.report.export import download_name
-from trackkit.sim.montecarlo import SimulationResult
+from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
 KEEP_RUNS = 16
 MIXED = "mixed: greedy and smart in turn"
@@ -52,25 +52,42 @@ def page() -> None:
         help="2 + 2 in the rulebook; the expert rule lets players agree another value (A.5)",
     )
     bonus = left.checkbox("Bonus die in round 1", True, key="snow-race-bonus")
-    races = right.number_input(
-        "Races", min_value=100, max_value=MAX_RACES, value=5_000, step=1_000, key="snow-races"
-    )
-    seed = right.number_input("Seed", min_value=0, value=0, step=1, key="snow-race-seed")
-    if track is None:
-        return
     names = tuple(list(POLICIES)[k % 2] for k in range(players)) if policy == MIXED else policy
     options = RaceOptions(
         players=players, policy=names, starting_value=int(starting), bonus_first_round=bonus
     )
+    # at most what one run may cost on this board with these sleds (the app's limit)
+    most = MAX_RACES if track is None else _races_allowed(track, options)
+    keep_within(most, "snow-races")
+    st.session_state.setdefault("snow-races", min(5_000, most))  # as a value: no warning
+    races = right.number_input(
+        "Races",
+        min_value=MIN_RACES,
+        max_value=most,
+        step=1_000,
+        key="snow-races",
+        help=races_help(most),
+    )
+    seed = right.number_input("Seed", min_value=0, value=0, step=1, key="snow-race-seed")
+    if track is None:
+        return
     key = (track.to_toml(), players, names, int(starting), bonus, int(races), int(seed))
     cache = _results()
-    if st.button("Run races", type="primary", key="snow-run") or key in cache:
-        text = "Racing… (the first race on a machine compiles the engine)"
-        run = cached_run(
-            cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, text
-        )
-        if run is not None:
-            _show(track, *run)
+    start = st.button("Run races", type="primary", key="snow-run")
+    run = cached_run(
+        cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
+    )
+    if run is not None:
+        _show(track, *run)
+
+
+def _races_allowed(track: SnowTrack, options: RaceOptions) -> int:
+    """The most races of ``options`` on ``track`` one run may have (a board the engine
+    cannot prepare gets the least: the run then says what is wrong)."""
+    try:
+        return races_allowed(track, options)
+    except TrackkitError:
+        return MIN_RACES
 
 
 def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from trackkit.errors import TrackkitError
 from trackkit.games.base import BatchResult, Group, Options, Ruleset, race_ready
+from trackkit.limits import SIMULATION_COST
 
 RACES_PER_BATCH = 250
 TASK_BATCHES = 40  # batches a worker plays per task (10,000 races), at most
@@ -283,6 +284,26 @@ class SimulationResult:
         }
 
 
+def race_cost(board: Any, options: Options) -> int:
+    """What one race of ``options`` on the prepared ``board`` costs, in the units of
+    :data:`~trackkit.limits.SIMULATION_COST`: players × the board's nodes (a race's rounds
+    grow with the board's length, and every player moves in each of them)."""
+    return options.players * len(board.nodes)
+
+
+def most_races(per_race: int) -> int:
+    """The most races one simulation may run when a race costs ``per_race``
+    (:func:`race_cost`) under the limit in force: for a page to offer no more."""
+    return min(MAX_RACES, SIMULATION_COST.value() // max(1, per_race))
+
+
+def check_cost(track: Any, options: Options, races: int, per_race: int) -> None:
+    """Refuse, before any race, ``races`` races costing ``per_race`` each (:func:`race_cost`)
+    when they would cost more than the limit in force."""
+    doing = f"{races:,} races of {options.players} players on {track.name}"
+    SIMULATION_COST.check(races * per_race, doing)
+
+
 def simulate(
     track: Any,
     options: Options | None = None,
@@ -310,6 +331,7 @@ def simulate(
     if seed < 0:
         raise TrackkitError(f"the seed is a whole number of 0 or more, not {seed}")
     board = race_ready(track, options)  # refuses a track its game's rules reject
+    check_cost(track, options, races, race_cost(board, options))
     groups = ruleset.groups(board, options)
 
     def empty() -> Totals:

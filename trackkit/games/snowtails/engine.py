@@ -438,7 +438,9 @@ def winner(placing: np.ndarray, sleds: Sleds) -> int:
 # --- batches ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+# nogil: a batch races without holding the interpreter lock, so the app's other
+# visitors (and its health check) are served while it runs
+@njit(cache=True, nogil=True)
 def play_batch(
     board: Board,
     setup: Setup,
@@ -473,7 +475,9 @@ def play_batch(
         decided[r] = 1 if winner(placing[r], sleds) != race.status[LEADER] else 0
 
 
-@njit(cache=True)
+# nogil: a batch races without holding the interpreter lock, so the app's other
+# visitors (and its health check) are served while it runs
+@njit(cache=True, nogil=True)
 def play_tournament_batch(
     board_1: Board,
     board_2: Board,

@@ -786,7 +786,9 @@ def deal(
             add_to_hand(players, p, draw(deck, cards, rng, tally))
 
 
-@njit(cache=True)
+# nogil: a batch races without holding the interpreter lock, so the app's other
+# visitors (and its health check) are served while it runs
+@njit(cache=True, nogil=True)
 def play_batch(
     board: Board,
     players: Players,

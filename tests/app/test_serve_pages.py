@@ -1,0 +1,187 @@
+"""The pages under the app's limits, driven with Streamlit's AppTest (no browser): the
+Races input stops at what one run may cost, a run over it is refused in one line, a second
+click while a run goes starts no other, a run over the server's cap waits its turn, and
+each visitor's small sweep has a folder of its own."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from trackkit import limits
+from trackkit.app import runs
+from trackkit.app.runs import HeavyRuns, Progress
+from trackkit.explore.sweep import read_sweep
+from trackkit.games.snowtails.editing import EditHistory
+from trackkit.games.snowtails.presets import load_preset as snow_preset
+
+TIMEOUT = 600
+COST = limits.SIMULATION_COST
+FIRST_RUN = 34  # squares of the first-run board (the Race page's preset without a design)
+CHICANE = 182  # spaces of the chicane board
+
+
+@pytest.fixture
+def app_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The app's limits in force, as app.py sets them."""
+    monkeypatch.delenv(COST.env, raising=False)
+    limits.serve_app_limits(True)
+    yield
+    limits.serve_app_limits(False)
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> HeavyRuns:
+    """A registry of heavy runs of the test's own, one slot."""
+    registry = HeavyRuns(slots=1)
+    monkeypatch.setattr(runs, "heavy_runs", lambda: registry)
+    return registry
+
+
+def race_page() -> AppTest:
+    return AppTest.from_string(
+        "from trackkit.app import race_page\nrace_page.page()\n", default_timeout=TIMEOUT
+    )
+
+
+def snow_race_page() -> AppTest:
+    at = AppTest.from_string(
+        "from trackkit.app import snow_race_page\nsnow_race_page.page()\n",
+        default_timeout=TIMEOUT,
+    )
+    at.session_state.snow_history = EditHistory.of(snow_preset("chicane"))
+    return at
+
+
+def run_button(at: AppTest) -> object:
+    return next(b for b in at.button if b.label == "Run races")
+
+
+def test_the_races_input_stops_at_what_one_run_may_cost(app_limits, monkeypatch) -> None:
+    monkeypatch.setenv(COST.env, "3_400_000")
+    at = race_page().run()
+    assert not at.exception
+    races = at.number_input(key="race-races")
+    assert races.max == 3_400_000 // (5 * FIRST_RUN) == 20_000  # 5 players
+    races.set_value(20_000).run()
+    at.slider(key="race-players").set_value(8).run()
+    races = at.number_input(key="race-races")
+    assert races.max == 3_400_000 // (8 * FIRST_RUN) == 12_500
+    assert races.value == 12_500  # the remembered 20,000 lowered to what 8 players allow
+    assert not at.exception
+
+
+def test_the_snow_races_input_stops_at_what_one_run_may_cost(app_limits, monkeypatch) -> None:
+    monkeypatch.setenv(COST.env, str(4 * 5 * CHICANE * 1_000))
+    at = snow_race_page().run()
+    assert not at.exception
+    assert at.number_input(key="snow-races").max == 4_000  # 5 sleds
+    assert at.number_input(key="snow-races").value == 4_000  # the default 5,000 lowered
+    at.slider(key="snow-race-players").set_value(8).run()
+    assert at.number_input(key="snow-races").max == 2_500
+    assert not at.exception
+
+
+def test_without_the_app_limits_the_input_offers_the_command_line_races() -> None:
+    at = snow_race_page().run()
+    assert at.number_input(key="snow-races").max == 10_000_000
+
+
+def test_a_run_over_the_limit_is_refused_in_one_line(app_limits, monkeypatch, server) -> None:
+    # so small a limit that even the least races the input offers are too many
+    monkeypatch.setenv(COST.env, "1_000")
+    at = snow_race_page().run()
+    assert at.number_input(key="snow-races").max == runs.MIN_RACES
+    run_button(at).click().run()
+    assert not at.exception
+    [error] = [e.value for e in at.error]
+    assert error == (
+        f"100 races of 5 players on Chicane would need {100 * 5 * CHICANE:,} race steps "
+        "(races × players × squares or spaces of the board); the limit is 1,000: "
+        "run fewer races or players, or race a smaller board"
+    )
+    assert not at.metric
+    assert server.current(runs.session_id()) is None  # nothing was started
+
+
+def _blocked_run(server: HeavyRuns, session: str, seconds: float) -> tuple[object, list[str]]:
+    """A run of ``session`` that goes on for ``seconds``; the states that the other runs
+    of the registry were in meanwhile are recorded."""
+    release = threading.Event()
+    seen: list[str] = []
+
+    def work(progress: Progress) -> str:
+        release.wait(30)
+        return "blocked"
+
+    def watch() -> None:
+        end = threading.Event()
+        for _ in range(int(seconds / 0.05)):
+            seen.extend(r.state for s, r in server._runs.items() if s != session)
+            end.wait(0.05)
+        release.set()
+
+    run = server.start(session, "the races", "races", "blocking", work)
+    threading.Thread(target=watch, daemon=True).start()
+    return run, seen
+
+
+def test_a_second_click_while_a_run_goes_starts_no_other(monkeypatch, server) -> None:
+    at = snow_race_page().run()
+    at.number_input(key="snow-races").set_value(300).run()
+    started: list[int] = []
+    monkeypatch.setattr(runs, "simulate", lambda *a, **k: started.append(1))
+    # this visitor's run is still going (a first click) when the button is pressed again
+    first, _ = _blocked_run(server, "test session id", seconds=1.5)
+    run_button(at).click().run()
+    assert not at.exception
+    assert any("A run of yours is still going" in i.value for i in at.info)
+    assert first.result == "blocked"  # the page followed the first run to its end
+    assert not started and not at.metric  # and raced nothing
+
+
+def test_a_run_over_the_servers_cap_waits_for_its_turn(server) -> None:
+    at = snow_race_page().run()
+    at.number_input(key="snow-races").set_value(300).run()
+    other, seen = _blocked_run(server, "another visitor", seconds=2.0)
+    run_button(at).click().run()
+    assert not at.exception
+    assert "waiting" in seen  # this visitor's run waited while the other held the slot
+    assert other.result == "blocked"
+    assert [m.label for m in at.metric][0] == "Expected race length"  # then it ran
+
+
+def _press_small_sweep(root: Path, visitor: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``visitor`` presses "Run a small sweep" (the offer itself: as when two visitors press
+    it before either sweep has written its folder), and the sweep runs to its end."""
+    from trackkit.app import explore_page
+
+    monkeypatch.setattr(explore_page, "session_id", lambda: visitor)
+    at = AppTest.from_string(
+        "from pathlib import Path\n"
+        "from trackkit.app import explore_page\n"
+        f"explore_page._offer_small_sweep(Path({str(root)!r}))\n",
+        default_timeout=TIMEOUT,
+    ).run()
+    at.button(key="explore-run").click().run()
+    assert not at.exception
+
+
+def test_each_visitor_sweeps_into_a_folder_of_their_own(tmp_path, monkeypatch, server) -> None:
+    from trackkit.app import explore_page
+
+    monkeypatch.setattr(explore_page, "SMALL_SWEEP", {"players": 3, "sample": 20, "races": 20})
+    _press_small_sweep(tmp_path, "visitor-a", monkeypatch)
+    _press_small_sweep(tmp_path, "visitor-b", monkeypatch)
+    folders = sorted(p for p in tmp_path.iterdir() if (p / "sweep.json").exists())
+    assert len(folders) == 2  # one each, not one shared
+    assert {f.name for f in folders} == {
+        explore_page.small_sweep_folder(tmp_path, v).name for v in ("visitor-a", "visitor-b")
+    }
+    assert not any("visitor" in f.name for f in folders)  # no session shown to others
+    for folder in folders:
+        assert read_sweep(folder).status.tracks_done == 20  # each whole, none resumed
