@@ -99,7 +99,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     from conftest import _streamlit
 
     sweeps = tmp_path_factory.mktemp("sweeps")
-    env = {"TRACKKIT_APP_SIMULATION_COST": str(LIMIT), "TRACKKIT_APP_SWEEPS": str(sweeps)}
+    env = {
+        "TRACKKIT_APP_SIMULATION_COST": str(LIMIT),
+        "TRACKKIT_APP_SWEEPS": str(sweeps),
+        # an operator's raised board limit (the app's own is 5,000 spaces): a bigger board
+        # makes each engine batch longer, the harder case for the other visitors
+        "TRACKKIT_APP_BOARD_SPACES": str(2 * max(BOARD_SPACES.values())),
+    }
     with _streamlit(env) as url:
         yield url, sweeps
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from trackkit import limits
 from trackkit.app import choices
 from trackkit.board.track import Track
 from trackkit.design import Design, encode_track
@@ -198,3 +199,16 @@ def test_the_choice_follows_the_design_unless_the_person_chose() -> None:
     at.radio(key="race-source").set_value("Preset").run()
     at.run()
     assert at.radio(key="race-source").value == "Preset"
+
+
+def test_figures_over_the_app_plot_limit_are_refused_and_the_page_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits.serve_app_limits(True)  # the conftest switches back after the test
+    monkeypatch.setenv(limits.PLOT_POINTS.env, "40")
+    at = run_small_race(race_page(), players=3, seed=1)
+    refused = [w.value for w in at.warning]
+    assert any(w.startswith("The heat map is not drawn:") for w in refused), refused
+    assert any(w.startswith("The board is not drawn:") for w in refused), refused
+    assert any("A sample race" in h.value for h in at.subheader)
+    assert at.get("plotly_chart")  # the win-rate charts are still drawn

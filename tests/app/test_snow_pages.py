@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from trackkit import limits
 from trackkit.games.snowtails.editing import EditHistory
 from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.snowtails.track import Address
@@ -111,3 +113,18 @@ def test_compare_ranks_the_demo_boards_and_the_design() -> None:
     assert any("(yours)" in name for name in table["Track"])
     rounds = list(table["Rounds"])
     assert rounds == sorted(rounds, reverse=True)
+
+
+def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits.serve_app_limits(True)  # the conftest switches back after the test
+    monkeypatch.setenv(limits.PLOT_POINTS.env, "40")
+    at = page("snow_race_page")
+    at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
+    at.run()
+    at.number_input(key="snow-races").set_value(200)
+    button(at, "Run races").click().run()
+    assert not at.exception
+    assert any(w.value.startswith("The heat map is not drawn:") for w in at.warning)
+    assert any("A sample race" in h.value for h in at.subheader)

@@ -17,6 +17,7 @@ from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
+from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
@@ -228,7 +229,10 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
     by_path.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
-    st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
+    try:
+        st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
+    except CostLimitError as error:  # a board too big to plot in the app: say so, go on
+        st.warning(f"The heat map is not drawn: {error}")
     _replay(track, record)
     seed = result.seed
     downloads = st.columns(3)
@@ -271,9 +275,12 @@ def _replay(track: Track, record: RaceRecord) -> None:
     shown = kept(st.slider, "Round", "race-round", 1, min_value=1, max_value=last)
     shown = min(shown, len(positions) - 1)
     where = positions[shown]
-    figure = race_animation(build_scene(track), positions, record.characters, shown)
     board, story = st.columns([3, 2])
-    board.plotly_chart(figure, width="stretch")
+    try:
+        figure = race_animation(build_scene(track), positions, record.characters, shown)
+        board.plotly_chart(figure, width="stretch")
+    except CostLimitError as error:  # a race too long to animate in the app: say so, go on
+        board.warning(f"The board is not drawn: {error}")
     with story:
         st.write(f"**Round {shown}**")
         st.markdown("\n".join(f"- {readable(s.text)}" for s in record.steps if s.round == shown))

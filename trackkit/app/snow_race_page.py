@@ -17,6 +17,7 @@ from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
 from trackkit.games.snowtails.ruleset import PLAYERS, space_name
 from trackkit.games.snowtails.track import Address, SnowTrack
+from trackkit.limits import CostLimitError
 from trackkit.render.lanes import lane_figure
 from trackkit.report.export import download_name
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
@@ -137,7 +138,10 @@ def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> Non
         horizontal=True,
         key="snow-heat-kind",
     )
-    st.plotly_chart(_heat(track, result, kind), width="stretch")
+    try:
+        st.plotly_chart(_heat(track, result, kind), width="stretch")
+    except CostLimitError as error:  # a board too big to plot in the app: say so, go on
+        st.warning(f"The heat map is not drawn: {error}")
     _replay(record)
     st.download_button(
         "Download results (JSON)",
