@@ -101,6 +101,40 @@ def _streamlit(env: dict[str, str] | None = None) -> Iterator[str]:
         server.wait(timeout=20)
 
 
+# Polls a server's health endpoint from a process of its own (a thread of the test's
+# process would share its interpreter lock with Playwright, and time the test as well as
+# the server): one line per answer, the seconds it took (30 for none), every 0.1 s.
+HEALTH_POLLER = """
+import sys, time, urllib.request
+for _ in range(6_000):
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(sys.argv[1] + "/_stcore/health", timeout=30) as answer:
+            answer.read()
+        took = time.perf_counter() - start
+    except OSError:
+        took = 30.0
+    print(f"{took:.4f}", flush=True)
+    time.sleep(0.1)
+"""
+
+
+@contextmanager
+def health_watched(url: str) -> Iterator[list[float]]:
+    """The seconds each health check of the server at ``url`` took while the block ran,
+    polled every 0.1 s from another process; the list is filled when the block ends."""
+    latencies: list[float] = []
+    poller = subprocess.Popen(
+        [sys.executable, "-c", HEALTH_POLLER, url], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        yield latencies
+    finally:
+        poller.terminate()
+        out, _ = poller.communicate(timeout=40)
+        latencies.extend(float(line) for line in out.split())
+
+
 def launch(playwright: Playwright) -> Browser:
     assert Path(CHROMIUM).exists(), "install Debian's chromium (see README)"
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -118,6 +152,13 @@ def _command_line_limits_after() -> Iterator[None]:
     back after each test, so that the tests after it get the command line's."""
     yield
     limits.serve_app_limits(False)
+
+
+@pytest.fixture(scope="session")
+def health_watch() -> Callable[[str], AbstractContextManager[list[float]]]:
+    """:func:`health_watched`, for the tests (conftest is not a module they can import
+    reliably: each test folder has its own)."""
+    return health_watched
 
 
 @pytest.fixture(scope="module")

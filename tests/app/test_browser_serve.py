@@ -9,12 +9,11 @@ the limit takes about ten seconds here rather than twenty."""
 from __future__ import annotations
 
 import re
-import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -44,34 +43,6 @@ def _big_board(folder: Path, straights: int) -> Path:
     return path
 
 
-@contextmanager
-def _health_polled(url: str) -> Iterator[list[float]]:
-    """The seconds each health check took, polled from a thread every 0.1 s (at most 1,200
-    times) while the block runs; a check that does not answer counts as 30 s."""
-    latencies: list[float] = []
-    stop = threading.Event()
-
-    def poll() -> None:
-        for _ in range(1_200):
-            if stop.wait(0.1):
-                return
-            start = time.perf_counter()
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=30) as answer:
-                    answer.read()
-                latencies.append(time.perf_counter() - start)
-            except OSError:
-                latencies.append(30.0)
-
-    poller = threading.Thread(target=poll, daemon=True)
-    poller.start()
-    try:
-        yield latencies
-    finally:
-        stop.set()
-        poller.join(timeout=40)
-
-
 def _races_offered(page: Page, most: int) -> None:
     """Wait until the Races input offers at most ``most`` (the page has redrawn it for the
     board and the players), and only it is on the page."""
@@ -94,10 +65,10 @@ def _slider_to(page: Page, name: str, value: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def served(
+    tmp_path_factory: pytest.TempPathFactory, streamlit_server: Any
+) -> Iterator[tuple[str, Path]]:
     """One server for the module, with the test's limit and an empty sweeps folder."""
-    from conftest import _streamlit
-
     sweeps = tmp_path_factory.mktemp("sweeps")
     env = {
         "TRACKKIT_APP_SIMULATION_COST": str(LIMIT),
@@ -106,7 +77,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         # makes each engine batch longer, the harder case for the other visitors
         "TRACKKIT_APP_BOARD_SPACES": str(2 * max(BOARD_SPACES.values())),
     }
-    with _streamlit(env) as url:
+    with streamlit_server(env) as url:
         yield url, sweeps
 
 
@@ -123,7 +94,7 @@ def _snow_big_board(page: Page, url: str, tmp_path: Path, straights: int) -> int
 
 
 def test_the_server_answers_while_a_session_races_a_big_snow_board(
-    served: tuple[str, Path], open_tab: Callable[[], Page], tmp_path: Path
+    served: tuple[str, Path], open_tab: Callable[[], Page], tmp_path: Path, health_watch: Any
 ) -> None:
     url, _ = served
     page = open_tab()
@@ -131,7 +102,7 @@ def test_the_server_answers_while_a_session_races_a_big_snow_board(
     page.get_by_role("button", name="Run races").click()
     # from the first batch's end (the page's own work before the run is not the engine's)
     page.get_by_text(re.compile(rf"of {most:,} races")).wait_for(timeout=60_000)
-    with _health_polled(url) as latencies:
+    with health_watch(url) as latencies:
         page.get_by_text("Expected race length").wait_for(timeout=240_000)  # the run ended
     page.get_by_text("Where sleds collide").wait_for(timeout=240_000)
     page.screenshot(path=str(tmp_path / "raced.png"), full_page=True)
@@ -140,7 +111,7 @@ def test_the_server_answers_while_a_session_races_a_big_snow_board(
 
 
 def test_the_server_answers_while_a_session_races_yummells_biggest_preset(
-    served: tuple[str, Path], open_tab: Callable[[], Page]
+    served: tuple[str, Path], open_tab: Callable[[], Page], health_watch: Any
 ) -> None:
     url, _ = served
     page = open_tab()
@@ -149,7 +120,7 @@ def test_the_server_answers_while_a_session_races_yummells_biggest_preset(
     most = LIMIT // (8 * KING_OF_TOADS_SQUARES)
     _races_offered(page, most)
     _number(page, "Races", most)
-    with _health_polled(url) as latencies:
+    with health_watch(url) as latencies:
         page.get_by_role("button", name="Run races").click()
         page.get_by_text("Expected race length").wait_for(timeout=300_000)
     assert len(latencies) >= 10, f"the run ended too soon to tell: {len(latencies)} checks"
@@ -185,14 +156,14 @@ def test_another_visitor_is_served_and_cancel_stops_a_run(
 
 
 def test_the_server_answers_while_a_session_runs_the_small_sweep(
-    served: tuple[str, Path], open_tab: Callable[[], Page], tmp_path: Path
+    served: tuple[str, Path], open_tab: Callable[[], Page], tmp_path: Path, health_watch: Any
 ) -> None:
     url, sweeps = served
     page = open_tab()
     page.goto(f"{url}/explore")
     button = page.get_by_role("button", name="Run a small sweep")
     button.wait_for(timeout=120_000)  # the page is drawn: its first imports are done
-    with _health_polled(url) as latencies:
+    with health_watch(url) as latencies:
         button.click()
         page.get_by_text(re.compile(r"of 300 tracks")).wait_for(timeout=300_000)
         page.get_by_text(re.compile(r"tracks pass the filters")).wait_for(timeout=600_000)

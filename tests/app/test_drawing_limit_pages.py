@@ -87,9 +87,14 @@ def test_a_board_over_the_plot_limit_is_refused_and_the_page_works(
     assert "Track picture (PNG)" in [d.proto.label for d in at.get("download_button")]
 
 
-def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited() -> None:
+def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tests.render.test_drawing_limits import staircase_toml
 
+    # an operator's raised board limit lets the staircase (9,880 spaces) be checked: what
+    # is left to refuse is its drawing
+    monkeypatch.setenv(limits.BOARD_SPACES.env, "20000")
     at = page("snow_design_page")
     at.session_state.snow_history = EditHistory.of(
         parse_snow_toml(staircase_toml(), source="staircase.toml")
@@ -111,3 +116,19 @@ def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited() -> None
     button(at, "Undo").click().run()
     assert at.session_state.snow_history.track == first
     assert not at.exception
+
+
+def test_a_board_over_the_servers_board_limit_is_not_checked_and_the_page_goes_on() -> None:
+    from tests.render.test_drawing_limits import staircase_toml
+
+    at = page("snow_design_page")  # the app's own limit: 5,000 spaces
+    at.session_state.snow_history = EditHistory.of(
+        parse_snow_toml(staircase_toml(), source="staircase.toml")
+    )
+    at.run()
+    assert not at.exception
+    refusal = [e.value for e in at.error if e.value.startswith("Not checked:")]
+    assert refusal and "9,880 board spaces; the limit is 5,000" in refusal[0]
+    button(at, "Open the demo board").click().run()  # Husky oval, over the refused board
+    assert not at.exception
+    assert any("obeys every track rule" in s.value for s in at.success)

@@ -134,7 +134,14 @@ def test_the_staircase_board_is_valid_but_its_picture_is_refused(staircase, no_r
     assert no_resvg == []
 
 
-def test_its_figure_is_refused_at_the_apps_limit(staircase, app_limits) -> None:
+def test_its_figure_is_refused_at_the_apps_limit(
+    staircase, app_limits, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the app's own board limit (5,000 spaces) refuses the staircase's 9,880 before any
+    # drawing; an operator's raised one leaves the drawing limit to refuse it
+    with pytest.raises(CostLimitError, match="9,880 board spaces; the limit is 5,000"):
+        lane_figure(staircase)
+    monkeypatch.setenv(limits.BOARD_SPACES.env, "20000")
     with pytest.raises(CostLimitError, match=r"interactive figure of 'Staircase' would need"):
         lane_figure(staircase)
 
