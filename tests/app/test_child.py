@@ -17,6 +17,7 @@ class Stop(Exception):
     pass
 
 
+@pytest.mark.slow  # a sweep in a child process: about 3 s
 def test_the_sweep_runs_in_a_child_and_reports_its_progress(tmp_path: Path) -> None:
     reports: list[tuple[int, int]] = []
     run_small_sweep(tmp_path / "s", 3, 20, 20, lambda done, total: reports.append((done, total)))
@@ -34,6 +35,7 @@ def test_a_refusal_in_the_child_comes_back_in_one_line(tmp_path: Path) -> None:
     assert message and "\n" not in message and "Traceback" not in message
 
 
+@pytest.mark.slow  # a sweep in a child process: about 3 s
 def test_a_cancel_stops_the_child(tmp_path: Path) -> None:
     calls: list[float] = []
 

@@ -87,6 +87,7 @@ def test_a_board_over_the_plot_limit_is_refused_and_the_page_works(
     assert "Track picture (PNG)" in [d.proto.label for d in at.get("download_button")]
 
 
+@pytest.mark.slow  # lays out a 9,880-space board three times: about 12 s
 def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -72,6 +72,7 @@ def test_without_a_sweep_the_page_offers_a_small_one(tmp_path, monkeypatch) -> N
     assert at.button(key="explore-run").label == "Run a small sweep"
 
 
+@pytest.mark.slow  # a sweep in a child process: about 2.5 s
 def test_the_small_sweep_runs_and_its_map_appears(tmp_path, monkeypatch) -> None:
     from trackkit.app import explore_page
 

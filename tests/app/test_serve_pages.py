@@ -171,6 +171,7 @@ def _press_small_sweep(root: Path, visitor: str, monkeypatch: pytest.MonkeyPatch
     assert not at.exception
 
 
+@pytest.mark.slow  # two small sweeps in child processes: about 5 s
 def test_each_visitor_sweeps_into_a_folder_of_their_own(tmp_path, monkeypatch, server) -> None:
     from trackkit.app import explore_page
 

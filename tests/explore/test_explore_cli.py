@@ -17,6 +17,8 @@ from sweep_spaces import PresetSpace
 from trackkit.board.track import load_track
 from trackkit.explore import sweep
 
+pytestmark = pytest.mark.slow  # sweeps start Dask clusters: seconds a test
+
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 
@@ -110,6 +112,7 @@ import sys
 from sweep_spaces import BrokenSpace
 from trackkit.cli import main
 from trackkit.explore import sweep
+
 sweep.space_of = lambda game, players, tileset=None: BrokenSpace(7, size=12)
 sys.exit(main(["sweep", "--players", "4", "--races", "20", "--partition-size", "5",
                "--workers", "2", "--out", sys.argv[1]]))

@@ -34,6 +34,8 @@ from trackkit.explore.sweep import (
     track_seed,
 )
 
+pytestmark = pytest.mark.slow  # sweeps start Dask clusters: seconds a test
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 RACES = 20
@@ -242,6 +244,7 @@ KILLED_SWEEP = """
 import sys
 from sweep_spaces import PresetSpace
 from trackkit.explore.sweep import run_sweep
+
 run_sweep(PresetSpace(size=60, delay=0.1), sys.argv[1], races=20, workers=2, partition_size=5)
 """
 

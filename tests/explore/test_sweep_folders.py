@@ -44,6 +44,8 @@ from trackkit.explore.sweep import (
 )
 from trackkit.limits import CostLimitError
 
+pytestmark = pytest.mark.slow  # a real sweep to tamper, and hypothesis over it: seconds a test
+
 TRACKS, PARTITION = 30, 8  # four partitions: 8, 8, 8 and 6 tracks
 ESCAPE = "../../../../tmp/x/ESCAPED"
 

@@ -48,6 +48,7 @@ def test_the_text_gives_rates_costs_and_cluster_sizes() -> None:
     )
 
 
+@pytest.mark.slow  # a timed sweep on Dask: about 3 s
 def test_a_tiny_timed_sweep() -> None:
     bench = time_sweep(16, 10, workers=(1,), players=(4,))
     assert bench.tracks == 16 and set(bench.seconds) == {1}

@@ -85,6 +85,7 @@ def edits(draw: st.DrawFn) -> tuple[str, list[tuple[str, Address]]]:
     return slug, steps
 
 
+@pytest.mark.slow  # hypothesis over edit sequences: about 6 s
 @settings(max_examples=40, deadline=None)
 @given(edits())
 def test_no_sequence_of_edits_makes_a_legal_track_illegal(

@@ -299,6 +299,7 @@ def _straights(count: int, hostile: bool) -> st.SearchStrategy[list[Any]]:
     return st.lists(segment, min_size=count, max_size=count)
 
 
+@pytest.mark.slow  # hypothesis over boards of up to 70 segments: about 4 s
 @settings(FUZZ, max_examples=80)
 @given(count=st.integers(1, 70), data=st.data())
 def test_many_segments_load_or_fail_and_nothing_over_the_limit_is_listed(
