@@ -15,14 +15,13 @@ import io
 import os
 import re
 import shutil
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.timeouts import within
 from trackkit.board.tiles import bundled_tiles_folder
 from trackkit.cli import main
 from trackkit.games.yummell.presets import PRESET_SLUGS
@@ -39,24 +38,6 @@ IGNORE = shutil.ignore_patterns("*.py", "__*")
 # --- running the CLI ----------------------------------------------------------------------
 
 
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
-    def ring(*_: object) -> None:
-        raise Hang(f"no answer in {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def run_cli(argv: list[str], seconds: int | None = SECONDS_PER_RUN) -> tuple[int, str, str]:
     """``trackkit argv`` in this process: exit code, stdout, stderr.
 
@@ -69,7 +50,7 @@ def run_cli(argv: list[str], seconds: int | None = SECONDS_PER_RUN) -> tuple[int
     )
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            with _alarm(seconds) if seconds else contextlib.nullcontext():
+            with within(seconds) if seconds else contextlib.nullcontext():
                 code = main(argv)
         except SystemExit as stop:  # argparse: usage errors and --help
             code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)

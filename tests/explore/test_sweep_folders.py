@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 from sweep_spaces import PresetSpace
 
+from tests.timeouts import within
 from trackkit import limits
 from trackkit.board.track import load_track
 from trackkit.cli import main
@@ -92,30 +92,9 @@ def _retable(folder: Path, index: int, name: str, values: list[Any], kind: pa.Da
     pq.write_table(table, path)
 
 
-class Hung(BaseException):
-    """Raised in a read that blocks (not an OSError: the code under test must not be able
-    to catch it and pass for a clean refusal)."""
-
-
-@contextlib.contextmanager
-def _within(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging: a read that blocks is interrupted after ``seconds``."""
-
-    def stop(*_: Any) -> None:
-        raise Hung(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _cli(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with _within(20), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with within(20), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(args))
     return code, out.getvalue(), err.getvalue()
 
@@ -276,7 +255,7 @@ def test_a_part_that_is_no_parquet_file_is_refused_without_hanging(
     code, _, err = _cli("find", str(folder))
     assert code == 2 and partition_file(1) in err
     _one_clean_line(err)
-    with _within(20), pytest.raises(SweepFolderError, match=partition_file(1)):
+    with within(20), pytest.raises(SweepFolderError, match=partition_file(1)):
         read_sweep(folder)
 
 
@@ -528,7 +507,7 @@ def test_the_explore_page_names_the_problem_but_not_the_servers_path(
         os.mkfifo(folder / partition_file(1))
     else:
         _retable(folder, 0, "rank", ["x"] * PARTITION, pa.string())
-    with _within(120):
+    with within(120):
         at = _page(root, monkeypatch)
     assert not at.exception
     [error] = [e.value for e in at.error]
