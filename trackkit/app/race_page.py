@@ -53,7 +53,11 @@ def page() -> None:
     deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
     encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
     # at most what one run may cost on this board with these players (the app's limit)
-    most = MAX_RACES if track is None else _races_allowed(track, players, content)
+    most = (
+        MAX_RACES
+        if track is None
+        else races_allowed(track, RaceOptions(players=players, content=content))
+    )
     keep_within(most, "race-races", "kept:race-races")
     races = kept(
         right.number_input,
@@ -121,15 +125,6 @@ def page() -> None:
     )
     if run is not None:
         _show(track, *run)
-
-
-def _races_allowed(track: Track, players: int, content: Any) -> int:
-    """The most races of ``players`` on ``track`` one run may have (a board the engine
-    cannot prepare gets the least: the run then says what is wrong)."""
-    try:
-        return races_allowed(track, RaceOptions(players=players, content=content))
-    except TrackkitError:
-        return MIN_RACES
 
 
 def _ordinal(n: int) -> str:

@@ -220,8 +220,13 @@ def _race_cost(text: str, players: int, _track: Any, _options: Any) -> int:
 def races_allowed(track: Any, options: Any) -> int:
     """The most races of ``options`` on ``track`` one run may have under the app's limit
     (:data:`~trackkit.limits.SIMULATION_COST`), at least :data:`MIN_RACES` (more is then
-    refused when run, saying why)."""
-    return max(MIN_RACES, most_races(_race_cost(track.to_toml(), options.players, track, options)))
+    refused when run, saying why); a board the engine cannot prepare gets the least, and
+    the run then says what is wrong."""
+    try:
+        per_race = _race_cost(track.to_toml(), options.players, track, options)
+    except TrackkitError:
+        return MIN_RACES
+    return max(MIN_RACES, most_races(per_race))
 
 
 def races_help(most: int) -> str:

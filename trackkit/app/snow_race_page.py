@@ -12,7 +12,6 @@ import streamlit as st
 from trackkit.app.race_page import win_rates_figure
 from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
-from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
 from trackkit.games.snowtails.ruleset import PLAYERS, space_name
@@ -58,7 +57,7 @@ def page() -> None:
         players=players, policy=names, starting_value=int(starting), bonus_first_round=bonus
     )
     # at most what one run may cost on this board with these sleds (the app's limit)
-    most = MAX_RACES if track is None else _races_allowed(track, options)
+    most = MAX_RACES if track is None else races_allowed(track, options)
     keep_within(most, "snow-races")
     st.session_state.setdefault("snow-races", min(5_000, most))  # as a value: no warning
     races = right.number_input(
@@ -80,15 +79,6 @@ def page() -> None:
     )
     if run is not None:
         _show(track, *run)
-
-
-def _races_allowed(track: SnowTrack, options: RaceOptions) -> int:
-    """The most races of ``options`` on ``track`` one run may have (a board the engine
-    cannot prepare gets the least: the run then says what is wrong)."""
-    try:
-        return races_allowed(track, options)
-    except TrackkitError:
-        return MIN_RACES
 
 
 def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from trackkit.errors import TrackkitError
+from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import BatchResult, Group, Options, Ruleset, race_ready
 from trackkit.limits import SIMULATION_COST
 
@@ -300,7 +300,7 @@ def most_races(per_race: int) -> int:
 def check_cost(track: Any, options: Options, races: int, per_race: int) -> None:
     """Refuse, before any race, ``races`` races costing ``per_race`` each (:func:`race_cost`)
     when they would cost more than the limit in force."""
-    doing = f"{races:,} races of {options.players} players on {track.name}"
+    doing = f"{races:,} races of {options.players} players on {shown(track.name)}"
     SIMULATION_COST.check(races * per_race, doing)
 
 
