@@ -7,9 +7,10 @@ solver shares live in :mod:`trackkit.games.yummell.rules`; the choices a player 
 tuples (:class:`Board`, :class:`Players`, :class:`Deck`, :class:`Tally`), so a race is
 a pure function of its inputs and a random stream.
 
-Randomness comes from a ``numpy.random.Generator`` passed in, read through a buffer of
-32-bit draws (:func:`rand_below`), so the same generator gives the same race compiled or
-interpreted (``NUMBA_DISABLE_JIT=1``).
+Randomness comes from each race's key (:mod:`trackkit.games.yummell.state`, SplitMix64
+streams), so the same key gives the same race compiled or interpreted
+(``NUMBA_DISABLE_JIT=1``), and race ``r`` of a seed is dealt, shuffled and ordered alike on
+every track (common random numbers).
 """
 
 from __future__ import annotations
@@ -110,8 +111,12 @@ from trackkit.games.yummell.state import (
     Tally,
     fixed_widths,
     note,
+    CHOSEN,
+    DEALT,
+    ORDERS,
     rand_below,
     shuffle,
+    start_race,
     unmanaged,
     unmanaged_state,
 )
@@ -122,18 +127,18 @@ MAX_ROUNDS = 400  # a race still running then is stopped and counted as capped
 
 
 @njit(cache=True, inline="always")
-def draw(deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally) -> int:
+def draw(deck: Deck, cards: np.ndarray, tally: Tally) -> int:
     """Draw a card id; -1 if every card is in a hand or in play."""
     if deck.counts[2]:
-        return rand_below(rng, tally.dice, cards.shape[0])
-    if deck.counts[0] == 0 and not reshuffle(deck, rng, tally.dice):
+        return rand_below(tally.dice, cards.shape[0])
+    if deck.counts[0] == 0 and not reshuffle(deck, tally.dice):
         return -1
     deck.counts[0] -= 1
     return deck.pile[deck.counts[0]]
 
 
 @no_runtime(wraparound=False)
-def reshuffle(deck: Deck, rng: np.random.Generator, dice: np.ndarray) -> bool:
+def reshuffle(deck: Deck, dice: np.ndarray) -> bool:
     """The discard pile is shuffled into a new draw pile (p. 3); False if it is empty.
 
     Compiled on its own, not inlined: it runs once per pass through the deck, and each
@@ -146,7 +151,7 @@ def reshuffle(deck: Deck, rng: np.random.Generator, dice: np.ndarray) -> bool:
     for i in range(n):
         deck.pile[i] = deck.discard[i]
     deck.counts[0], deck.counts[1] = n, 0
-    shuffle(deck.pile, n, rng, dice)
+    shuffle(deck.pile, n, dice)
     return True
 
 
@@ -283,7 +288,7 @@ def play_against(
 
 @njit(cache=True, inline="always")
 def draw_two_keep_one(
-    players: Players, deck: Deck, cards: np.ndarray, rng: np.random.Generator, tally: Tally, p: int
+    players: Players, deck: Deck, cards: np.ndarray, tally: Tally, p: int
 ) -> None:
     """The fourth advantage: "At the start of the turn the player draws 2 cards and keeps 1".
 
@@ -294,8 +299,8 @@ def draw_two_keep_one(
     then uses the advantage at the end of the Preparation phase. The other card is
     discarded; the hand goes back to four at Replenishment as always.
     """
-    first = draw(deck, cards, rng, tally)
-    second = draw(deck, cards, rng, tally)
+    first = draw(deck, cards, tally)
+    second = draw(deck, cards, tally)
     kept, dropped = keep_of_two(first, second, cards)
     add_to_hand(players, p, kept)
     discard(deck, dropped)
@@ -330,11 +335,10 @@ def encounter(
     cards: np.ndarray,
     characters: np.ndarray,
     advantages: np.ndarray,
-    rng: np.random.Generator,
     rnd: int,
 ) -> None:
     """Draw a card and face it (p. 6-7): a creature's challenge, an artefact, an event."""
-    card = draw(deck, cards, rng, tally)
+    card = draw(deck, cards, tally)
     if card < 0:
         return
     kind = cards[card, CARD_TYPE]
@@ -405,7 +409,6 @@ def take_turn(
     characters: np.ndarray,
     advantages: np.ndarray,
     encounters: bool,
-    rng: np.random.Generator,
     rnd: int,
 ) -> None:
     policy = players.info[p, POLICY]
@@ -415,9 +418,9 @@ def take_turn(
     turn_delta[:] = 0
 
     # 1. Preparation: draw a card
-    add_to_hand(players, p, draw(deck, cards, rng, tally))
+    add_to_hand(players, p, draw(deck, cards, tally))
     if advantage[ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
-        draw_two_keep_one(players, deck, cards, rng, tally, p)
+        draw_two_keep_one(players, deck, cards, tally, p)
 
     # actions at the start of the movement phase: one event, or one artefact activated
     extra_mp = 0
@@ -565,7 +568,7 @@ def take_turn(
             steal_artefact(board, players, tally, p, rnd)
         # 3. Encounter, when the character advanced at least one square
         if encounters and end > start:
-            encounter(p, board, players, deck, tally, cards, characters, advantages, rng, rnd)
+            encounter(p, board, players, deck, tally, cards, characters, advantages, rnd)
             if players.info[p, ARRIVAL] > 0:
                 return
 
@@ -574,7 +577,7 @@ def take_turn(
         lowest = lowest_card(players.hand[p], players.info[p, HAND_N], cards)
         discard(deck, take_from_hand(players, p, lowest))
     while players.info[p, HAND_N] < HAND_SIZE:
-        card = draw(deck, cards, rng, tally)
+        card = draw(deck, cards, tally)
         if card < 0:
             break
         add_to_hand(players, p, card)
@@ -649,7 +652,6 @@ def play_race(
     characters: np.ndarray,
     advantages: np.ndarray,
     encounters: bool,
-    rng: np.random.Generator,
 ) -> int:
     """Play one race from the dealt state to the end of the round in which the first
     character finishes. Returns the number of rounds (MAX_ROUNDS + 1 if stopped).
@@ -667,7 +669,7 @@ def play_race(
         order[k] = k
     tally.race[RACE_LEADERS] = leaders(board, players)  # before the start: everyone
     for rnd in range(1, MAX_ROUNDS + 1):
-        shuffle(order, n, rng, tally.dice)  # the turn order is drawn from the bag every round
+        shuffle(order, n, tally.dice, ORDERS)  # the turn order is drawn from the bag every round
         for k in range(n):
             p = order[k]
             players.info[p, ORDER_POS] = k
@@ -682,7 +684,6 @@ def play_race(
                     characters,
                     advantages,
                     encounters,
-                    rng,
                     rnd,
                 )
         for p in range(n):
@@ -735,16 +736,20 @@ def deal(
     fixed_characters: np.ndarray,
     fixed_advantages: np.ndarray,
     n_advantages: int,
-    rng: np.random.Generator,
+    fixed_routes: np.ndarray,
+    routes: int,
+    key: np.uint64,
 ) -> None:
-    """Set up a race: characters and advantages (given, or dealt at random), a shuffled
-    deck, empty squares, and four cards each."""
+    """Set up race ``key`` (:func:`~trackkit.games.yummell.state.start_race`):
+    characters and advantages (given, or dealt at random), start paths (given, dealt, or
+    left to the policy), a shuffled deck, empty squares, and four cards each."""
+    start_race(tally.dice, key)
     n, n_characters = players.info.shape[0], characters.shape[0]
     pool = tally.pool
     if fixed_characters[0] < 0:
         for i in range(n_characters):
             pool[i] = i
-        shuffle(pool, n_characters, rng, tally.dice)
+        shuffle(pool, n_characters, tally.dice)
         for i in range(n):
             players.info[i, CHARACTER] = pool[i]
     else:
@@ -753,13 +758,20 @@ def deal(
     if fixed_advantages[0] < 0:
         for i in range(n_advantages):
             pool[i] = i
-        shuffle(pool, n_advantages, rng, tally.dice)
+        shuffle(pool, n_advantages, tally.dice)
         for i in range(n):
             players.info[i, ADVANTAGE] = pool[i]
     else:
         for i in range(n):
             players.info[i, ADVANTAGE] = fixed_advantages[i]
-    players.info[:, ROUTE] = -1
+    # start paths: chosen by the policy at the first move (CHOSEN), given, or DEALT in
+    # turn from a random first one, so that every path starts as many racers
+    first = rand_below(tally.dice, routes) if fixed_routes[0] == DEALT else 0
+    for p in range(n):
+        given = fixed_routes[p]
+        players.info[p, ROUTE] = (first + p) % routes if given == DEALT else given
+        if given != CHOSEN:
+            note(tally, 0, p, LOG_ROUTE, -1, players.info[p, ROUTE], -1, -1, -1)
     players.info[:, POS] = OFF_BOARD
     players.info[:, ARRIVAL] = 0
     players.info[:, HAND_N] = 0
@@ -780,10 +792,10 @@ def deal(
         deck.pile[i] = i
     deck.counts[0], deck.counts[1] = total, 0
     if not deck.counts[2]:
-        shuffle(deck.pile, total, rng, tally.dice)
+        shuffle(deck.pile, total, tally.dice)
     for p in range(n):
         for _ in range(HAND_SIZE):
-            add_to_hand(players, p, draw(deck, cards, rng, tally))
+            add_to_hand(players, p, draw(deck, cards, tally))
 
 
 # nogil: a batch races without holding the interpreter lock, so the app's other
@@ -799,8 +811,9 @@ def play_batch(
     advantages: np.ndarray,
     fixed_characters: np.ndarray,
     fixed_advantages: np.ndarray,
+    fixed_routes: np.ndarray,
     encounters: bool,
-    rng: np.random.Generator,
+    keys: np.ndarray,
     rounds: np.ndarray,
     placing: np.ndarray,
     route: np.ndarray,
@@ -809,7 +822,7 @@ def play_batch(
     order_pos: np.ndarray,
     stats: np.ndarray,
 ) -> None:
-    """Play ``rounds.shape[0]`` races one after another from one random stream, writing
+    """Play ``rounds.shape[0]`` races, race ``r`` from its key ``keys[r]``, writing
     each race's length, its counts (``stats``: one row of RACE_STATS per race), and each
     character's placing, route, character, advantage and place in the last round's turn
     order."""
@@ -819,6 +832,7 @@ def play_batch(
     board, players, deck, tally = unmanaged_state(board, players, deck, tally)
     cards, characters, advantages = unmanaged(cards), unmanaged(characters), unmanaged(advantages)
     fixed_characters, fixed_advantages = unmanaged(fixed_characters), unmanaged(fixed_advantages)
+    fixed_routes, keys = unmanaged(fixed_routes), unmanaged(keys)
     for r in range(rounds.shape[0]):
         deal(
             players,
@@ -829,10 +843,12 @@ def play_batch(
             fixed_characters,
             fixed_advantages,
             advantages.shape[0],
-            rng,
+            fixed_routes,
+            board.route_len.shape[0],
+            keys[r],
         )
         rounds[r] = play_race(
-            board, players, deck, tally, cards, characters, advantages, encounters, rng
+            board, players, deck, tally, cards, characters, advantages, encounters
         )
         placings(board, players, placing[r])
         route[r] = players.info[:, ROUTE]

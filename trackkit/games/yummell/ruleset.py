@@ -113,8 +113,10 @@ def play_batch(
         content.advantages,
         options.character_indices(),
         options.advantage_indices(),
+        options.route_codes(len(board.routes)),
         options.encounters,
-        batch_stream(seed, batch),
+        # one key per race, the same on every track: common random numbers
+        batch_stream(seed, batch).integers(0, 2**64, size=races, dtype=np.uint64),
         rounds,
         placing,
         route,

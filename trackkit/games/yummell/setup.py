@@ -30,7 +30,9 @@ from trackkit.games.yummell.state import (
     MAX_HAND,
     PLAYER_FIELDS,
     RACE_STATS,
-    RANDOM_BUFFER,
+    CHOSEN,
+    DEALT,
+    STREAMS,
     Board,
     Deck,
     Players,
@@ -39,7 +41,12 @@ from trackkit.games.yummell.state import (
 
 MIN_PLAYERS, MAX_PLAYERS = PLAYERS.race_min, PLAYERS.race_max
 _INDEX = re.compile(r"[0-9]+")
+_PATH = re.compile(r"[A-Z]")
 DeckModel = Literal["finite", "infinite"]
+# how racers get their start path: "chosen" by their policy at the first move, "dealt" in
+# turn from a random first path (every path starts as many racers: fair to every path),
+# or one path's label ("A"…) for every racer
+START_PATHS = ("chosen", "dealt")
 DECK_MODELS: tuple[DeckModel, ...] = ("finite", "infinite")  # SPEC.md §4
 
 
@@ -50,6 +57,9 @@ class RaceOptions:
     ``characters`` and ``advantages`` name one per player (names from the content files,
     or their 0-based indices), or are empty to deal them at random every race.
     ``policies`` gives each player its own policy (one per player), overriding ``policy``.
+    ``start_paths`` is "chosen" (each racer's policy chooses), "dealt" (in turn from a
+    random first path, so every path starts as many racers) or a path's label ("A"…: every
+    racer on it).
     """
 
     players: int = 5
@@ -59,6 +69,7 @@ class RaceOptions:
     encounters: bool = True
     policy: str = "greedy"
     policies: tuple[str, ...] = ()
+    start_paths: str = "chosen"
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +97,11 @@ class RaceOptions:
                 raise TrackkitError(
                     f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}"
                 )
+        if self.start_paths not in START_PATHS and not _PATH.fullmatch(str(self.start_paths)):
+            raise TrackkitError(
+                f"start paths are 'chosen', 'dealt' or a start path's letter (A, B, C…), not "
+                f"{shown(str(self.start_paths))!r}"
+            )
         if self.policies and len(self.policies) != self.players:
             raise TrackkitError(
                 f"{len(self.policies)} policies given for {self.players} players; give one each"
@@ -127,12 +143,34 @@ class RaceOptions:
 
     def summary(self) -> dict[str, Any]:
         """The options a report names beside its figures."""
-        return {"policy": self.policy, "deck": self.deck, "encounters": self.encounters}
+        return {
+            "policy": self.policy,
+            "deck": self.deck,
+            "encounters": self.encounters,
+            "start_paths": self.start_paths,
+        }
 
     def describe(self) -> str:
         """The options in words, as a report's first line gives them."""
         encounters = "on" if self.encounters else "off"
-        return f"policy {self.policy}, {self.deck} deck, encounters {encounters}"
+        paths = {"chosen": "", "dealt": ", start paths dealt"}.get(
+            self.start_paths, f", every racer on start path {self.start_paths}"
+        )
+        return f"policy {self.policy}, {self.deck} deck, encounters {encounters}{paths}"
+
+    def route_codes(self, routes: int) -> np.ndarray:
+        """The engine's start path of each player on a track with ``routes`` start paths:
+        CHOSEN, DEALT, or the given path's index (refused when the track has no such path)."""
+        if self.start_paths in START_PATHS:
+            code = CHOSEN if self.start_paths == "chosen" else DEALT
+        else:
+            code = ord(self.start_paths) - ord("A")
+            if code >= routes:
+                last = chr(ord("A") + routes - 1)
+                raise TrackkitError(
+                    f"the start tile has paths A to {last}; there is no path {self.start_paths}"
+                )
+        return np.full(self.players, code, dtype=np.int64)
 
     def policy_codes(self) -> np.ndarray:
         chosen = self.policies or (self.policy,) * self.players
@@ -270,8 +308,7 @@ def new_state(
     players.policy[:] = options.policy_codes()
     deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
     deck.counts[2] = 1 if options.deck == "infinite" else 0
-    dice = ints(RANDOM_BUFFER + 1)
-    dice[RANDOM_BUFFER] = RANDOM_BUFFER  # empty: the first draw fills the buffer
+    dice = ints(STREAMS)  # each race starts its own (engine.deal)
     tally = Tally(
         occupancy=ints(nodes),
         tolls=ints(nodes),

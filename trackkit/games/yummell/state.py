@@ -1,9 +1,11 @@
 """The state of a race as integer arrays grouped in named tuples, and its random stream.
 
 Arrays rather than objects so that numba compiles the engine; named tuples so the code
-still reads ``players.pos[p]``. A race is a pure function of these arrays and a
-``numpy.random.Generator``, read through a buffer of 32-bit draws (:func:`rand_below`) so
-the same generator gives the same race compiled or interpreted (``NUMBA_DISABLE_JIT=1``).
+still reads ``players.pos[p]``. A race is a pure function of these arrays and its
+key: a 64-bit number from which its draws are made (:func:`rand_below`, SplitMix64), so the
+same key gives the same race compiled or interpreted (``NUMBA_DISABLE_JIT=1``), after any
+other races and on any track (common random numbers: two tracks raced with one seed are
+compared on the same deals, shuffles and turn orders as far as their races run alike).
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from trackkit.games.unmanaged import unmanaged, unmanaged_rows, with_runtime
+from trackkit.games.unmanaged import unmanaged, unmanaged_rows
 from trackkit.games.yummell.content import TERRAIN_COUNT
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
-RANDOM_BUFFER = 4096
+STREAMS = 4  # Tally.dice: two streams, each a key and a counter
 
 # What a recorded race's rows say (column 2 of the log).
 LOG_MOVE, LOG_REST, LOG_BOUNCE, LOG_CHALLENGE, LOG_ARTEFACT, LOG_EVENT = 0, 1, 2, 3, 4, 5
@@ -58,7 +60,8 @@ class Board(NamedTuple):
 CHARACTER = 0  # row of the characters table
 ADVANTAGE = 1  # row of the advantages table
 POLICY = 2
-ROUTE = 3  # chosen start route, -1 before the first move
+ROUTE = 3  # start route: CHOSEN (-1) until the policy chooses at the first move, or given
+CHOSEN, DEALT = -1, -2  # a race's start paths (RaceOptions.start_paths): left to the policy, or dealt
 POS = 4  # index along the route, -1 off the board
 ARRIVAL = 5  # 0 while racing, then 1 for the first to finish, 2 ...
 HAND_N = 6  # cards in the hand
@@ -109,7 +112,7 @@ class Tally(NamedTuple):
     node_bounce: np.ndarray  # (nodes,) characters sent back off each full square
     log: np.ndarray  # (rows, LOG_FIELDS) recorded turns; zero rows when not recording
     log_n: np.ndarray  # [rows written]
-    dice: np.ndarray  # RANDOM_BUFFER buffered 32-bit draws, then the cursor
+    dice: np.ndarray  # (STREAMS,) the race's random streams (:func:`start_race`)
     clock: np.ndarray  # [placements made in this race]: orders arrivals on squares
     race: np.ndarray  # (RACE_STATS + 1,) this race's counts (STAT_*), then RACE_LEADERS
     # working space, allocated once with the rest so the compiled turn allocates nothing
@@ -121,30 +124,46 @@ class Tally(NamedTuple):
 # --- randomness ------------------------------------------------------------------------
 
 
-@with_runtime
-def refill(rng: np.random.Generator, dice: np.ndarray) -> None:
-    """Fill the buffer with RANDOM_BUFFER new 32-bit draws (allocates: compiled apart, with
-    numba's runtime, so the race itself can be compiled without it)."""
-    dice[:RANDOM_BUFFER] = rng.integers(0, 4294967296, size=RANDOM_BUFFER)
+# the two streams of a race's draws: the race's own (deal, deck, encounters) and its turn
+# orders, apart so that a race that draws more cards still draws the same turn orders
+MAIN, ORDERS = 0, 2
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True, inline="always")
-def rand_below(rng: np.random.Generator, dice: np.ndarray, n: int) -> int:
-    """A uniform integer in [0, n) from the buffered stream ``dice`` (``Tally.dice``; n far
-    below 2**32)."""
-    cursor = dice[RANDOM_BUFFER]
-    if cursor >= RANDOM_BUFFER:
-        refill(rng, dice)
-        cursor = 0
-    dice[RANDOM_BUFFER] = cursor + 1
-    return (dice[cursor] * n) >> 32
+def mix(z: np.uint64) -> np.uint64:
+    """SplitMix64's output function (Steele, Lea and Flood 2014): a well-mixed 64-bit
+    value from a 64-bit counter."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, inline="always")
-def shuffle(values: np.ndarray, n: int, rng: np.random.Generator, dice: np.ndarray) -> None:
-    """Fisher-Yates shuffle of ``values[:n]`` in place, from the buffered stream ``dice``."""
+def start_race(dice: np.ndarray, key: np.uint64) -> None:
+    """Start the streams of a race from its key (``Tally.dice``): the same key, the same
+    draws, whatever races came before it in the batch and on whatever track. (The engine
+    sees its arrays as int64: the 64-bit words are stored as such and read back unsigned.)"""
+    word = np.uint64(key)  # the engine's unmanaged view of the keys is int64 too
+    dice[MAIN], dice[MAIN + 1] = np.int64(word), 0
+    dice[ORDERS], dice[ORDERS + 1] = np.int64(mix(word ^ GOLDEN)), 0
+
+
+@njit(cache=True, inline="always")
+def rand_below(dice: np.ndarray, n: int, stream: int = MAIN) -> int:
+    """A uniform integer in [0, n) (n far below 2**32), the next draw of ``stream`` of the
+    race (SplitMix64: the stream's key plus a counter, mixed)."""
+    counter = np.uint64(dice[stream + 1]) + GOLDEN
+    dice[stream + 1] = np.int64(counter)
+    high = mix(np.uint64(dice[stream]) + counter) >> np.uint64(32)
+    return np.int64((high * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def shuffle(values: np.ndarray, n: int, dice: np.ndarray, stream: int = MAIN) -> None:
+    """Fisher-Yates shuffle of ``values[:n]`` in place, from ``stream`` of the race."""
     for i in range(n - 1, 0, -1):
-        j = rand_below(rng, dice, i + 1)
+        j = rand_below(dice, i + 1, stream)
         values[i], values[j] = values[j], values[i]
 
 
