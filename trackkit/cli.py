@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from trackkit.board.datafile import output_path
 from trackkit.board.track import Track, save_track
 from trackkit.errors import ExistingFileError, TrackkitError, shown
+from trackkit.explore.profile import PROFILE_RACES
 from trackkit.games import DEFAULT_GAME, get_ruleset, load_tileset, rulesets, tileset_of
 from trackkit.games.base import find_preset, is_tile_track, load_track
 from trackkit.games.yummell import PLAYERS as YUMMELL
@@ -221,6 +222,7 @@ YUMMELL_ONLY = {
     "advantages": "--advantages",
     "deck": "--deck",
     "no_encounters": "--no-encounters",
+    "start_paths": "--start-paths",
 }
 SNOWTAILS_ONLY = {
     "starting_dogs": "--starting-dogs",
@@ -271,6 +273,7 @@ def _race_options(args: argparse.Namespace, players: int | None = None) -> Any:
         advantages=names(getattr(args, "advantages", None)),
         deck=getattr(args, "deck", None) or "finite",
         encounters=not getattr(args, "no_encounters", False),
+        start_paths=getattr(args, "start_paths", None) or getattr(args, "paths_default", "chosen"),
         policy=getattr(args, "policy", "greedy")
         if "," not in getattr(args, "policy", "")
         else "greedy",
@@ -331,6 +334,9 @@ def cmd_profile(args: argparse.Namespace) -> int:
         races=args.races,
         seed=args.seed,
         exact=not args.no_exact,
+        characters=not args.no_exact,
+        precision=args.precision,
+        max_races=max(args.races, args.max_races),
     )
     _emit(args, profile.to_json(), profile_text(profile))
     return EXIT_OK
@@ -353,6 +359,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             method=args.method,
             top=args.top,
             progress=update,
+            precision=args.precision,
+            max_races=max(args.races, args.max_races),
         )
     if args.export:
         from trackkit.report.generate import write_track_files
@@ -500,6 +508,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             seed=args.seed,
             sample=args.sample,
             exact=not args.no_exact,
+            precision=args.precision,
+            max_races=args.max_races,
+            characters=args.characters,
             workers=args.workers,
             scheduler=args.scheduler,
             partition_size=args.partition_size,
@@ -580,6 +591,26 @@ _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {h
 _generate_count = _bounded(1, MAX_GENERATE, "generate draws {low} to {high} tracks")
 _sample = _bounded(1, 10**9, "a sample is {low} to {high} tracks")
 _profile_races = _bounded(2, 1_000_000, "a profile runs {low} to {high} races")
+def _precision(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the precision is a number, not {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"the precision is between 0 and 1, not {text}")
+    return value
+
+
+def _start_paths(text: str) -> str:
+    from trackkit.games.yummell.setup import START_PATHS
+
+    if text in START_PATHS or (len(text) == 1 and "A" <= text.upper() <= "Z"):
+        return text if text in START_PATHS else text.upper()
+    raise argparse.ArgumentTypeError(
+        f"start paths are chosen, dealt or a path's letter (A, B, C), not {text!r}"
+    )
+
+
 _partition_size = _bounded(1, 100_000, "a partition holds {low} to {high} tracks")
 _find_top = _bounded(1, 1_000_000, "--top is {low} to {high}")
 
@@ -649,6 +680,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.png|FILE.html")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
+    def precision_arguments(p: argparse.ArgumentParser, most: int | None) -> None:
+        p.add_argument(
+            "--precision",
+            type=_precision,
+            metavar="H",
+            help="race on until balance's 95%% interval is ±H (e.g. 0.005), or --max-races",
+        )
+        p.add_argument(
+            "--max-races",
+            type=_profile_races,
+            default=most,
+            help="the most races of a track with --precision (default "
+            + (f"{most:,})" if most else "10 × --races)"),
+        )
+
     def race_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
         if players:
             p.add_argument(
@@ -666,6 +712,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--deck", choices=["finite", "infinite"], help="Yummell (default finite)")
         p.add_argument("--no-encounters", action="store_true", help="Yummell: skip encounters")
+        p.add_argument(
+            "--start-paths",
+            type=_start_paths,
+            help="Yummell: chosen (by each racer's policy), dealt (every path as often) or a "
+            "path's letter (every racer on it); default chosen, for profiles dealt",
+        )
         p.add_argument(
             "--starting-dogs",
             type=_starting_dogs,
@@ -694,14 +746,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         help=f"{YUMMELL.race_min} to {YUMMELL.race_max} (default 4)",
     )
-    p.add_argument("--races", type=_races, default=1_000, help="default 1,000")
-    p.add_argument("--no-exact", action="store_true", help="skip the exact solo length")
+    p.add_argument("--races", type=_races, default=PROFILE_RACES, help=f"default {PROFILE_RACES:,}")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    precision_arguments(p, most=100_000)
+    p.set_defaults(paths_default="dealt")
     p = command("search", cmd_search, "find balanced tracks of a target length (MAP-Elites)")
     p.add_argument("--players", type=_players, required=True, help=BUILD_HELP)
     p.add_argument("--target-length", type=_rounds, required=True, help="mean rounds wanted")
     p.add_argument("--tolerance", type=_tolerance, default=0.5, help="rounds either way (0.5)")
     p.add_argument("--budget", type=_budget, default=500, help="tracks profiled (default 500)")
-    p.add_argument("--races", type=_races, default=200, help="races per profile (default 200)")
+    p.add_argument(
+        "--races", type=_races, default=PROFILE_RACES, help=f"races per profile ({PROFILE_RACES:,})"
+    )
+    precision_arguments(p, most=100_000)
     p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
     p.add_argument("--method", choices=["map-elites", "random"], default="map-elites")
     p.add_argument("--top", type=_top, default=5, help="tracks to report (default 5)")
@@ -761,9 +818,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("sweep", cmd_sweep, "profile every legal track (or a sample) into Parquet")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--sample", type=_sample, metavar="K", help="a uniform sample of K tracks")
-    p.add_argument("--races", type=_profile_races, default=200, help="races per track")
+    p.add_argument(
+        "--races",
+        type=_profile_races,
+        default=PROFILE_RACES,
+        help=f"races per track (default {PROFILE_RACES:,})",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="0 to 2**64 - 1")
-    p.add_argument("--no-exact", action="store_true", help="skip the exact solo length")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    precision_arguments(p, most=None)
+    p.add_argument(
+        "--characters",
+        action="store_true",
+        help="also each character's exact solo rounds (8 more solves a track: slower)",
+    )
     p.add_argument(
         "--workers", type=_workers, help="local worker processes (default: one per core)"
     )

@@ -7,9 +7,10 @@ mutations of elites drawn from the archive. A track is its rank in the space's c
 depth-first order, where neighbours share their first tiles. So a mutation moves the rank
 by a jump of log-uniform size: a small jump changes the last tiles, a large one the first
 ones. Now and then a fresh uniform draw keeps the search from settling. Every candidate
-is profiled once, with a seed drawn from the search seed and its rank (the same profile a
-sweep with that seed computes). The best tracks are then profiled again with more races
-and another seed, because with few races the best of many looks better than it is.
+is profiled once, with the search's seed (the same profile a sweep with that seed
+computes, on the same races as every other candidate: common random numbers). The best
+tracks are then profiled again with more races and another seed, because with few races
+the best of many looks better than it is.
 
 :func:`random_search` spends the same budget on uniform draws, as the baseline that
 ``trackkit bench --search`` compares with.
@@ -25,8 +26,8 @@ from typing import Any, Literal
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import profile_track
-from trackkit.explore.seeds import track_seed
+from trackkit.explore.profile import PROFILE_RACES, profile_track
+from trackkit.explore.seeds import draw_seed
 
 Method = Literal["map-elites", "random"]
 LENGTH_CELLS, BALANCE_CELLS = 24, 20
@@ -111,18 +112,21 @@ def search(
     target_length: float,
     budget: int = 500,
     seed: int = 0,
-    races: int = 200,
+    races: int = PROFILE_RACES,
     tolerance: float = 0.5,
     method: Method = "map-elites",
     top: int = 5,
-    check_races: int = 2_000,
+    check_races: int = 5 * PROFILE_RACES,
     batch: int = 10,
     progress: Progress | None = None,
+    precision: float | None = None,
+    max_races: int = 100_000,
 ) -> SearchResult:
     """Spend ``budget`` profiles of ``races`` races on ``space`` (a track space:
     ``len``, ``track(rank)``, ``sample_ranks``) looking for tracks whose mean length is
     within ``tolerance`` rounds of ``target_length`` with the best balance; profile the
-    ``top`` found again with ``check_races`` races."""
+    ``top`` found again with ``check_races`` races. With ``precision``, each profile races
+    on until its balance is that precise, or ``max_races``."""
     players = space.players
     if not 1 <= budget <= len(space):
         raise TrackkitError(f"the budget is 1 to {len(space):,} profiles (the space), not {budget}")
@@ -133,6 +137,7 @@ def search(
     if races < 2 or check_races < 2:
         raise TrackkitError("a profile needs at least 2 races")
     profiles = _Profiles(space, races, seed, target_length, tolerance, budget, progress)
+    profiles.precision, profiles.max_races = precision, max(races, max_races)
     if method == "random":
         for rank in space.sample_ranks(budget, seed, distinct=True):
             profiles.profile(rank)
@@ -144,7 +149,7 @@ def search(
     best = []
     for rank in profiles.ranked()[:top]:
         track = space.track(rank)
-        check_seed = track_seed(seed, rank, CHECK_DRAW)
+        check_seed = draw_seed(seed, CHECK_DRAW)
         checked = profile_track(track, players=players, races=check_races, seed=check_seed)
         values = profiles.values(rank)
         best.append(
@@ -193,8 +198,9 @@ def _cell(values: dict[str, float], target: float) -> tuple[int, int]:
 
 class _Profiles:
     """The profiles a search has spent: each track's figures pooled over its profiles
-    (their mean; the k-th profile of a track draws seed ``track_seed(seed, rank, k)``, the
-    first one the seed a sweep gives it), and the best fitness after each profile."""
+    (their mean; the k-th profile of every track races with ``draw_seed(seed, k)``, the
+    first one with the seed a sweep gives it: common random numbers), and the best fitness
+    after each profile."""
 
     def __init__(
         self,
@@ -212,6 +218,8 @@ class _Profiles:
         self.sums: dict[int, dict[str, float]] = {}
         self.counts: dict[int, int] = {}
         self.history: list[float] = []
+        self.precision: float | None = None
+        self.max_races = races
 
     @property
     def spent(self) -> int:
@@ -220,9 +228,15 @@ class _Profiles:
     def profile(self, rank: int) -> None:
         draw = self.counts.get(rank, 0)
         track = self.space.track(rank)
-        seed = track_seed(self.seed, rank, draw)
+        seed = draw_seed(self.seed, draw)
         figures = profile_track(
-            track, players=self.space.players, races=self.races, seed=seed, exact=False
+            track,
+            players=self.space.players,
+            races=self.races,
+            seed=seed,
+            exact=False,
+            precision=self.precision,
+            max_races=self.max_races,
         ).values
         if draw == 0:
             self.sums[rank] = dict(figures)

@@ -7,15 +7,15 @@ and whether the exact solver runs. Its tracks, in rank order (or the sorted samp
 cut into partitions of ``partition_size`` consecutive tracks; partition ``i`` becomes
 ``DIR/part-{i:06d}.parquet``, written under a temporary name and renamed into place, so a
 sweep that is killed leaves only whole partitions, and starting it again profiles only
-the partitions missing. Each track's seed comes from the sweep's seed and the track's rank
-alone (:func:`~trackkit.explore.seeds.track_seed`), so the table is the same whatever the
-partitioning, the number of workers or the cluster.
+the partitions missing. Every track is profiled with the sweep's seed (common random
+numbers: race ``r`` is dealt, shuffled and ordered alike on every track, so tracks differ
+by what they do rather than by luck, :mod:`trackkit.explore.profile`), so the table is the
+same whatever the partitioning, the number of workers or the cluster, and a row is what
+``trackkit profile TRACK --seed SEED --races RACES`` gives.
 
 Memory stays flat however large the space: partitions are described lazily, at most a few
 per worker are in flight, and each worker streams its partition's tracks from the space.
 
->>> track_seed(0, 5) == track_seed(0, 5) != track_seed(0, 6)
-True
 >>> partition_file(12)
 'part-000012.parquet'
 """
@@ -46,6 +46,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StrictStr,
     ValidationError,
@@ -55,12 +56,11 @@ from pydantic import (
 from trackkit.board.datafile import describe_os_error, first_problem, read_bytes
 from trackkit.board.track import DEFAULT_GAME, GAME_NAME, MAX_PATH
 from trackkit.errors import LocatedError, TrackkitError, shown
-from trackkit.explore.profile import FIGURE_KEYS, profile_track
-from trackkit.explore.seeds import track_seed
+from trackkit.explore.profile import FIGURE_KEYS, PROFILE_RACES, profile_options, profile_track
 from trackkit.limits import SWEEP_RACES
 
 MANIFEST = "sweep.json"
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = 2  # 2: common random numbers, the reference, precision (issue 21)
 PARTITION_SIZE = 500
 IN_FLIGHT_PER_WORKER = 3  # partitions queued per worker: enough to keep each one busy
 CONNECT_SECONDS = 20  # how long to try to reach a scheduler
@@ -152,6 +152,9 @@ class SweepPlan:
     exact: bool
     partition_size: int
     trackkit: str
+    precision: float | None = None  # races added until balance is this precise (None: no)
+    max_races: int = 0  # the most races of one track with a precision (0: no precision)
+    characters: bool = False  # each character's exact solo rounds (costly: 8 solves)
 
     @property
     def tracks(self) -> int:
@@ -204,6 +207,9 @@ class _ManifestSpec(BaseModel):
     exact: StrictBool
     partition_size: StrictInt = Field(ge=1, le=MAX_PARTITION)
     trackkit: StrictStr = Field(max_length=100)
+    precision: StrictFloat | None = Field(gt=0, lt=1)
+    max_races: StrictInt = Field(ge=0, le=MAX_RACES)
+    characters: StrictBool
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
@@ -239,16 +245,30 @@ _MANIFEST_HINTS = {"extra_forbidden": "not a field of a sweep manifest"}
 def plan_sweep(
     space: TrackSpace,
     *,
-    races: int = 200,
+    races: int = PROFILE_RACES,
     seed: int = 0,
     sample: int | None = None,
     exact: bool = True,
     partition_size: int = PARTITION_SIZE,
+    precision: float | None = None,
+    max_races: int | None = None,
+    characters: bool = False,
 ) -> SweepPlan:
-    """The plan of a sweep of ``space``, its options checked."""
+    """The plan of a sweep of ``space``, its options checked. With ``precision``, each
+    track races until its balance is that precise or ``max_races`` (default: 10 × races)
+    are run; the sweep's bound on races counts ``max_races`` a track."""
     size = len(space)
     if not 2 <= races <= MAX_RACES:
         raise TrackkitError(f"a profile runs 2 to {MAX_RACES:,} races, not {races:,}")
+    if precision is not None and not 0 < precision < 1:
+        raise TrackkitError(f"the precision is a half-width between 0 and 1, not {precision}")
+    most = 0
+    if precision is not None:
+        most = max_races if max_races is not None else min(MAX_RACES, 10 * races)
+        if not races <= most <= MAX_RACES:
+            raise TrackkitError(
+                f"the most races of a track is {races:,} (--races) to {MAX_RACES:,}, not {most:,}"
+            )
     if not 0 <= seed <= MAX_SEED:
         raise TrackkitError(f"the seed is a whole number from 0 to 2**64 - 1, not {seed}")
     if not 1 <= partition_size <= MAX_PARTITION:
@@ -263,8 +283,9 @@ def plan_sweep(
             f"{sample:,}; leave out --sample to sweep every track"
         )
     tracks = size if sample is None else sample
-    doing = f"this sweep ({tracks:,} tracks × {races:,} races each)"
-    SWEEP_RACES.check(tracks * races, doing)
+    each = max(races, most)
+    doing = f"this sweep ({tracks:,} tracks × {each:,} races each)"
+    SWEEP_RACES.check(tracks * each, doing)
     tileset = space.tileset
     game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
@@ -285,6 +306,9 @@ def plan_sweep(
         exact=exact,
         partition_size=partition_size,
         trackkit=trackkit_version(),
+        precision=precision,
+        max_races=most,
+        characters=characters and exact,
     )
 
 
@@ -344,7 +368,7 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
     """Profile the tracks of ``partition`` (on a worker): one row per track, in rank order."""
     from trackkit.games import get_ruleset  # the registry, not a game
 
-    options = get_ruleset(plan.game).options(players=plan.players)
+    options = profile_options(get_ruleset(plan.game), plan.players)
     if partition.ranks is None:
         tracks = space.tracks(partition.start, partition.stop)
     else:
@@ -353,16 +377,21 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
     rank = partition.start
     try:
         for rank, track in tracks:
-            seed = track_seed(plan.seed, rank)
+            # every track raced with the sweep's seed: the same deals, shuffles and turn
+            # orders (common random numbers), so tracks differ by what they do, not by luck
             profile = profile_track(
                 track,
                 players=plan.players,
                 races=plan.races,
-                seed=seed,
+                seed=plan.seed,
                 exact=plan.exact,
+                characters=plan.characters,
                 options=options,
+                precision=plan.precision,
+                max_races=max(plan.races, plan.max_races),
             )
-            rows.append((rank, track, profile.values, seed))
+            values = {**profile.values, "races": float(profile.races)}
+            rows.append((rank, track, values, plan.seed))
     except TrackkitError as error:
         raise SweepTrackError(f"{partition.describe()}, track rank {rank}: {error}") from None
     except Exception as error:
@@ -385,7 +414,7 @@ def figure_columns(values: dict[str, float]) -> list[str]:
 
 def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int]]) -> pa.Table:
     """The Parquet table of profiled tracks: ``rank``, ``players``, ``name``, ``seed``
-    (of the track's profile), ``placements`` (the track file's list, as JSON) and one
+    (of the track's profile: the sweep's), ``placements`` (the track file's list, as JSON) and one
     float64 column per figure (null where it was not measured, e.g. ``--no-exact``)."""
     columns = figure_columns(rows[0][2]) if rows else list(FIGURE_KEYS)
     data: dict[str, pa.Array] = {
@@ -407,7 +436,7 @@ def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int
 def warm_worker(track: Any, players: int, exact: bool) -> float:
     """Compile (or load from numba's cache) what a profile runs, on one worker; seconds."""
     start = time.perf_counter()
-    profile_track(track, players=players, races=2, seed=0, exact=exact)
+    profile_track(track, players=players, races=2, seed=0, exact=exact, characters=exact)
     return time.perf_counter() - start
 
 
@@ -867,10 +896,13 @@ def run_sweep(
     space: TrackSpace,
     folder: str | Path,
     *,
-    races: int = 200,
+    races: int = PROFILE_RACES,
     seed: int = 0,
     sample: int | None = None,
     exact: bool = True,
+    precision: float | None = None,
+    max_races: int | None = None,
+    characters: bool = False,
     workers: int | None = None,
     scheduler: str | None = None,
     partition_size: int = PARTITION_SIZE,
@@ -885,7 +917,15 @@ def run_sweep(
     tracks as partitions are written.
     """
     plan = plan_sweep(
-        space, races=races, seed=seed, sample=sample, exact=exact, partition_size=partition_size
+        space,
+        races=races,
+        seed=seed,
+        sample=sample,
+        exact=exact,
+        partition_size=partition_size,
+        precision=precision,
+        max_races=max_races,
+        characters=characters,
     )
     folder = Path(folder)
     started = time.perf_counter()

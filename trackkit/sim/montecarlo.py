@@ -20,7 +20,7 @@ import math
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -299,8 +299,9 @@ def most_races(per_race: int) -> int:
 
 def check_cost(track: Any, options: Options, races: int, per_race: int) -> None:
     """Refuse, before any race, ``races`` races costing ``per_race`` each (:func:`race_cost`)
-    when they would cost more than the limit in force."""
-    doing = f"{races:,} races of {options.players} players on {shown(track.name)}"
+    on ``track`` (a track, or its name) when they would cost more than the limit in force."""
+    name = track if isinstance(track, str) else track.name
+    doing = f"{races:,} races of {options.players} players on {shown(name)}"
     SIMULATION_COST.check(races * per_race, doing)
 
 
@@ -333,45 +334,9 @@ def simulate(
     board = race_ready(track, options)  # refuses a track its game's rules reject
     check_cost(track, options, races, race_cost(board, options))
     groups = ruleset.groups(board, options)
-
-    def empty() -> Totals:
-        return Totals.empty(ruleset, groups, len(board.nodes))
-
-    batches = [
-        (b, min(RACES_PER_BATCH, races - b * RACES_PER_BATCH))
-        for b in range(math.ceil(races / RACES_PER_BATCH))
-    ]
-    keep = math.ceil(KEEP_RACES / RACES_PER_BATCH)  # batches kept whole
-    totals = empty()
-    kept: dict[int, BatchResult] = {}
-    done = 0
-    if workers == 1 or len(batches) == 1:
-        for b, n in batches:
-            result = run_batch(board, options, seed, b, n)
-            totals.add(result)
-            if b < keep:
-                kept[b] = result
-            done += n
-            if progress:
-                progress(done, races)
-    else:
-        run_batch(board, options, seed, 0, 1)  # compile (or load) once, before forking
-        # tasks of a few batches, smaller towards the end: a steady progress bar and even
-        # load, each returning its totals (and the kept batches), never every race's rows
-        tasks = guided_tasks(batches, workers)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [
-                pool.submit(_run_batches, board, options, seed, task, keep, empty())
-                for task in tasks
-            ]
-            for future in as_completed(futures):
-                part, whole = future.result()
-                totals.merge(part)
-                kept.update(whole)
-                done += part.races
-                if progress:
-                    progress(done, races)
+    totals = Totals.empty(ruleset, groups, len(board.nodes))
+    batches = _batches(0, races)
+    kept = _play(board, options, seed, batches, totals, workers, progress)
     ordered = [kept[b] for b, _ in batches if b in kept]
     return SimulationResult(
         track=track.name,
@@ -384,4 +349,99 @@ def simulate(
         rounds=np.concatenate([r.rounds for r in ordered]),
         placing=np.concatenate([r.placing for r in ordered]),
         columns={g.key: np.concatenate([r.groups[g.key] for r in ordered]) for g in groups},
+    )
+
+
+def extend(
+    result: SimulationResult, races: int, *, workers: int = 1, progress: Progress | None = None
+) -> SimulationResult:
+    """``result`` with races added up to ``races`` in all: the same races as one
+    simulation of ``races`` with its seed would play (its batches continue where
+    ``result``'s stopped, which must be at a whole batch)."""
+    if result.races % RACES_PER_BATCH or races <= result.races:
+        raise TrackkitError(
+            f"a simulation of {result.races:,} races extends by whole batches of "
+            f"{RACES_PER_BATCH} to more races, not to {races:,}"
+        )
+    if races > MAX_RACES:
+        raise TrackkitError(f"races must be between 1 and {MAX_RACES:,}, not {races}")
+    options = result.options
+    check_cost(result.track, options, races, race_cost(result.board, options))
+    totals = _empty_like(result.totals)
+    totals.merge(result.totals)
+    batches = _batches(result.races, races)
+    kept = _play(result.board, options, result.seed, batches, totals, workers, progress)
+    ordered = [kept[b] for b, _ in batches if b in kept]
+    keys = [g.key for g in result.groups]
+    return replace(
+        result,
+        totals=totals,
+        rounds=np.concatenate([result.rounds, *(r.rounds for r in ordered)]),
+        placing=np.concatenate([result.placing, *(r.placing for r in ordered)]),
+        columns={
+            k: np.concatenate([result.columns[k], *(r.groups[k] for r in ordered)]) for k in keys
+        },
+    )
+
+
+def _batches(first_race: int, races: int) -> list[tuple[int, int]]:
+    """The batches (index, races) from race ``first_race`` (a whole batch) to ``races``."""
+    return [
+        (b, min(RACES_PER_BATCH, races - b * RACES_PER_BATCH))
+        for b in range(first_race // RACES_PER_BATCH, math.ceil(races / RACES_PER_BATCH))
+    ]
+
+
+def _play(
+    board: Any,
+    options: Options,
+    seed: int,
+    batches: list[tuple[int, int]],
+    totals: Totals,
+    workers: int,
+    progress: Progress | None,
+) -> dict[int, BatchResult]:
+    """Play ``batches`` into ``totals``; return the batches kept whole (the first
+    KEEP_RACES races'), by index."""
+    keep = math.ceil(KEEP_RACES / RACES_PER_BATCH)  # batches kept whole
+    kept: dict[int, BatchResult] = {}
+    total = sum(n for _, n in batches)
+    done = 0
+    if workers == 1 or len(batches) == 1:
+        for b, n in batches:
+            result = run_batch(board, options, seed, b, n)
+            totals.add(result)
+            if b < keep:
+                kept[b] = result
+            done += n
+            if progress:
+                progress(done, total)
+        return kept
+    run_batch(board, options, seed, 0, 1)  # compile (or load) once, before forking
+    # tasks of a few batches, smaller towards the end: a steady progress bar and even
+    # load, each returning its totals (and the kept batches), never every race's rows
+    tasks = guided_tasks(batches, workers)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [
+            pool.submit(_run_batches, board, options, seed, task, keep, _empty_like(totals))
+            for task in tasks
+        ]
+        for future in as_completed(futures):
+            part, whole = future.result()
+            totals.merge(part)
+            kept.update(whole)
+            done += part.races
+            if progress:
+                progress(done, total)
+    return kept
+
+
+def _empty_like(totals: Totals) -> Totals:
+    return Totals(
+        races=0,
+        rounds_count=np.zeros_like(totals.rounds_count),
+        groups={k: np.zeros_like(v) for k, v in totals.groups.items()},
+        node_counts={k: np.zeros_like(v) for k, v in totals.node_counts.items()},
+        tallies={k: np.zeros_like(v) for k, v in totals.tallies.items()},
     )

@@ -21,6 +21,7 @@ from trackkit.games.yummell.engine import (
 )
 from trackkit.games.yummell.policies import GREEDY, SMART
 from trackkit.games.yummell.rules import terrain_cost
+from trackkit.games.yummell.state import start_race
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 
@@ -221,8 +222,8 @@ def _encounter_with(top: int, state, p: int = 0) -> None:  # type: ignore[no-unt
     deck.counts[2] = 0
     deck.pile[0] = top
     deck.counts[0], deck.counts[1] = 1, 0
-    rng = np.random.Generator(np.random.PCG64(0))
-    encounter(p, board, players, deck, tally, CARDS, characters, advantages, rng, 1)
+    start_race(tally.dice, np.uint64(0))
+    encounter(p, board, players, deck, tally, CARDS, characters, advantages, 1)
 
 
 def test_an_artefact_drawn_joins_the_active_artefacts() -> None:
@@ -256,8 +257,8 @@ def test_a_challenge_lost_sends_back_and_won_advances() -> None:
 
 def _turn(state, p: int, encounters: bool = False, seed: int = 0) -> None:  # type: ignore[no-untyped-def]
     board, players, deck, tally, characters, advantages = state
-    rng = np.random.Generator(np.random.PCG64(seed))
-    take_turn(p, board, players, deck, tally, CARDS, characters, advantages, encounters, rng, 1)
+    start_race(tally.dice, np.uint64(seed))
+    take_turn(p, board, players, deck, tally, CARDS, characters, advantages, encounters, 1)
 
 
 def _pile(deck, *cards: int) -> None:  # type: ignore[no-untyped-def]
@@ -399,8 +400,8 @@ def test_the_discard_pile_is_reshuffled_when_the_draw_pile_runs_out() -> None:
     deck.counts[0] = 0
     deck.discard[:3] = [number(1), number(2), number(3)]
     deck.counts[1] = 3
-    rng = np.random.Generator(np.random.PCG64(5))
-    drawn = [draw(deck, CARDS, rng, tally) for _ in range(3)]
+    start_race(tally.dice, np.uint64(5))
+    drawn = [draw(deck, CARDS, tally) for _ in range(3)]
     assert sorted(drawn) == [number(1), number(2), number(3)]
     assert deck.counts[1] == 0
-    assert draw(deck, CARDS, rng, tally) == -1  # every card in a hand or in play
+    assert draw(deck, CARDS, tally) == -1  # every card in a hand or in play

@@ -27,7 +27,7 @@ from trackkit.games.yummell.policies import (
     smart_should_rest,
     smart_ward,
 )
-from trackkit.games.yummell.state import Board
+from trackkit.games.yummell.state import Board, start_race
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 
@@ -132,8 +132,8 @@ def test_greedy_moves_with_its_highest_card_as_far_as_it_goes() -> None:
     players.route[0] = -1
     _give(players, 0, 2, 2, 6, 3)
     deck.pile[:3], deck.counts[:2] = [1, 1, 1], [3, 0]
-    rng = np.random.Generator(np.random.PCG64(0))
-    take_turn(0, board, players, deck, tally, CARDS, characters, advantages, False, rng, 1)
+    start_race(tally.dice, np.uint64(0))
+    take_turn(0, board, players, deck, tally, CARDS, characters, advantages, False, 1)
     assert players.route[0] == 1  # S P costs 4 MP, five plains 5
     assert players.pos[0] == 3  # S P P P: the 6 spent
     assert sorted(players.hand[0, : players.hand_n[0]]) == [1, 2, 2, 3]

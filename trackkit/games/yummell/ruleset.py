@@ -267,6 +267,22 @@ class Yummell:
 
         return exact_solo(track, **choices)
 
+    def exact_paths(self, track: Track, **choices: Any) -> dict[str, float]:
+        """The exact solo rounds of one racer forced onto each start path, by letter."""
+        from trackkit.games.yummell.exact import exact_paths
+
+        return exact_paths(track, **choices)
+
+    def exact_characters(self, track: Track, **choices: Any) -> dict[str, float]:
+        """The exact solo rounds of each character (one advantage), by name."""
+        from trackkit.games.yummell.exact import exact_characters
+
+        return exact_characters(track, **choices)
+
+    # a profile's races: start paths dealt in turn, so every path is raced and measured
+    # (greedy racers would all take the cheapest; README § Fairness)
+    profile_choices = {"start_paths": "dealt"}  # noqa: RUF012 (read only)
+
     def exact_reference(self, content: Content | None = None) -> dict[str, int]:
         """The racer a profile's exact solo length is for: the first character and the first
         advantage whose ability does nothing in a solo race (bundled: Flamm, with the

@@ -25,13 +25,13 @@ from trackkit.games.yummell.content import (
 from trackkit.games.yummell.policies import POLICIES
 from trackkit.games.yummell.rules import HAND_SIZE
 from trackkit.games.yummell.state import (
+    CHOSEN,
+    DEALT,
     LOG_FIELDS,
     MAX_ARTEFACTS,
     MAX_HAND,
     PLAYER_FIELDS,
     RACE_STATS,
-    CHOSEN,
-    DEALT,
     STREAMS,
     Board,
     Deck,
