@@ -326,6 +326,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_profile(args: argparse.Namespace) -> int:
     from trackkit.explore.profile import profile_track
     from trackkit.report.profile import profile_text
+    from trackkit.report.verdict import verdict_json
 
     track = resolve_track(args.track, args.tileset)
     profile = profile_track(
@@ -338,7 +339,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_races=max(args.races, args.max_races),
     )
-    _emit(args, profile.to_json(), profile_text(profile))
+    _emit(args, {**profile.to_json(), "verdict": verdict_json(profile)}, profile_text(profile))
     return EXIT_OK
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from trackkit.explore.profile import FIGURES, TrackProfile
+from trackkit.explore.profile import FIGURE_KEYS, FIGURES, TrackProfile
 from trackkit.report.profile import profile_text
 
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
@@ -48,3 +48,78 @@ def test_the_command_prints_the_profile_as_json(cli: Cli) -> None:
 def test_bad_requests_get_one_line(cli: Cli, argv, message) -> None:
     code, out, err = cli(*argv)
     assert code == 2 and not out and message in err and len(err.strip().splitlines()) == 1
+
+
+def _profile(difference: tuple[float, float, float], path: tuple[float, float, float]):
+    """A profile whose most-moved character and worst start path are as given (value,
+    interval low, interval high)."""
+    values = dict.fromkeys(FIGURE_KEYS, 0.5)
+    values.update(rounds_mean=6.0, rounds_mean_low=5.9, rounds_mean_high=6.1)
+    values.update(rounds_p10=5, rounds_p90=7, unfair_character=0.04, balance=0.96)
+    details = {
+        "characters": [
+            {
+                "name": "Character 5",
+                "entries": 1000,
+                "win_rate": 0.3 + difference[0],
+                "reference_win_rate": 0.3,
+                "difference": difference[0],
+                "difference_low": difference[1],
+                "difference_high": difference[2],
+            },
+            {
+                "name": "Flamm",
+                "entries": 1000,
+                "win_rate": 0.3,
+                "reference_win_rate": 0.3,
+                "difference": 0.0,
+                "difference_low": -0.01,
+                "difference_high": 0.01,
+            },
+        ],
+        "start_paths": [
+            {
+                "name": "B",
+                "entries": 900,
+                "win_rate": path[0],
+                "win_rate_low": path[1],
+                "win_rate_high": path[2],
+                "fair_share": 0.25,
+            }
+        ],
+        "path_rounds": {"A": 10.0, "B": 10.5, "C": 10.2},
+    }
+    return TrackProfile("Demo", 4, 2000, 1, values, details)
+
+
+def test_the_verdict_names_the_most_moved_character_and_says_if_it_is_noise() -> None:
+    from trackkit.report.verdict import verdict
+
+    clear = verdict(_profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21)))
+    assert "The character it moves most is Character 5" in clear
+    assert "favours it by 6.0 points" in clear
+    assert clear.count("more than noise") == 2  # the character, and start path B
+    assert "0.50 rounds more from start path B than from A (exact)" in clear
+    luck = verdict(_profile((-0.02, -0.05, 0.01), (0.24, 0.21, 0.27)))
+    assert "works against it by 2.0 points" in luck and luck.count("cannot tell it from luck") == 2
+    assert "more than noise" not in luck
+
+
+def test_the_text_opens_with_the_verdict_and_shows_the_tables() -> None:
+    text = profile_text(_profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21)))
+    lines = text.splitlines()
+    assert lines[2].startswith("A race of 4 on Demo lasts 6.0 rounds")
+    assert "Characters: win rate per race entered (fair 25%)" in text
+    assert "+6.0 points (+3.0 to +9.0)" in text
+    assert "B    10.50 rounds  wins 19% of 900 (17% to 21%; fair 25%)" in text
+    assert "(0.500 to 0.500)" in text  # a sampled figure's interval beside it
+
+
+def test_the_json_carries_the_tables_and_the_verdict(cli: Cli) -> None:
+    argv = ("profile", "first-run", "--players", "3", "--races", "250", "--no-exact", "--json")
+    code, out, _ = cli(*argv)
+    data = json.loads(out)
+    assert code == 0 and data["options"]["start_paths"] == "dealt"
+    assert len(data["characters"]) == 8 and len(data["start_paths"]) == 3
+    assert data["verdict"]["character"].startswith("The character it moves most is")
+    assert data["figures"]["balance_low"] <= data["figures"]["balance_high"]

@@ -1,24 +1,31 @@
-"""A track's profile for people: its figures by family, each with its title.
+"""A track's profile for people: the verdict in words, then the figures by family, each
+with its title and, when sampled, its 95% interval; then the tables behind the fairness
+figures (characters against an average track, start paths).
 
 >>> from trackkit.explore.profile import TrackProfile
 >>> print(profile_text(TrackProfile("Demo", 4, 200, 0, {"balance": 0.8})).splitlines()[2])
-  Balance score, 0-1: 1 - the worst unfairness below                 0.800
+  Balance, 0-1: 1 - the wins the track moves between characters      0.800
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from trackkit.explore.profile import FIGURES, TrackProfile
+from trackkit.explore.profile import FIGURES, INTERVAL, TrackProfile
+from trackkit.report.verdict import percent, points, verdict
 
 FAMILIES = ("length", "balance", "drama", "friction", "track")
 
 
 def profile_text(profile: TrackProfile) -> str:
-    """The figures by family (length, balance, drama, friction, the track itself)."""
+    """The verdict (when the profile has its tables), the figures by family (length,
+    balance, drama, friction, the track itself) and the fairness tables."""
     lines = [
         f"{profile.track}: {profile.players} players, {profile.races:,} races, seed {profile.seed}"
     ]
+    if profile.details:
+        lines += ["", *_wrapped(verdict(profile)), ""]
     for family in FAMILIES:
         shown = [f for f in FIGURES if f.family == family and f.key in profile.values]
         if family == "track":
@@ -29,11 +36,84 @@ def profile_text(profile: TrackProfile) -> str:
             continue
         lines.append(family.capitalize())
         for figure in shown:
-            lines.append(f"  {figure.title:<62} {_number(profile.values[figure.key])}")
+            value = _number(profile.values[figure.key])
+            lines.append(f"  {figure.title:<62} {value}{_interval(profile, figure.key)}")
         for key in shown_terrain:
             title = f"Share of {key.removeprefix('terrain_')} squares"
             lines.append(f"  {title:<62} {_number(profile.values[key])}")
+    lines += _character_table(profile.details.get("characters"), profile.players)
+    lines += _path_table(profile.details)
+    if profile.details.get("character_rounds"):
+        lines += ["", "Exact solo rounds by character (reference advantage, greedy route)"]
+        for name, rounds in profile.details["character_rounds"].items():
+            lines.append(f"  {name:<40} {rounds:7.2f}")
+    if profile.details:
+        lines += ["", f"Intervals: {INTERVAL}."]
     return "\n".join(lines)
+
+
+def _interval(profile: TrackProfile, key: str) -> str:
+    low, high = profile.values.get(f"{key}_low"), profile.values.get(f"{key}_high")
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return ""
+    return f"  ({_short(low)} to {_short(high)})"
+
+
+def _character_table(rows: list[dict[str, Any]] | None, players: int) -> list[str]:
+    if not rows:
+        return []
+    lines = [
+        "",
+        f"Characters: win rate per race entered (fair {percent(1 / players)}), here and on an "
+        "average track",
+        f"  {'character':<28} {'entered':>8} {'here':>6} {'average':>8}  difference (95%)",
+    ]
+    for row in rows:
+        if row["win_rate"] is None:
+            lines.append(f"  {row['name']:<28} {0:>8}")
+            continue
+        lines.append(
+            f"  {row['name']:<28} {row['entries']:>8,} {percent(row['win_rate']):>6} "
+            f"{percent(row['reference_win_rate']):>8}  {points(row['difference'])} "
+            f"({_signed(row['difference_low'])} to {_signed(row['difference_high'])})"
+        )
+    return lines
+
+
+def _path_table(details: dict[str, Any]) -> list[str]:
+    raced = {r["name"]: r for r in details.get("start_paths", [])}
+    exact = details.get("path_rounds") or {}
+    names = list(exact) or list(raced)
+    if not names:
+        return []
+    lines = ["", "Start paths: exact solo rounds, and win rate of the racers dealt each"]
+    for name in names:
+        text = f"  {name}"
+        if name in exact:
+            text += f"  {exact[name]:7.2f} rounds"
+        if name in raced:
+            row = raced[name]
+            text += (
+                f"  wins {percent(row['win_rate'])} of {row['entries']:,} "
+                f"({percent(row['win_rate_low'])} to {percent(row['win_rate_high'])}; "
+                f"fair {percent(row['fair_share'])})"
+            )
+        lines.append(text)
+    return lines
+
+
+def _signed(share: float) -> str:
+    return f"{100 * share:+.1f}"
+
+
+def _wrapped(text: str, width: int = 92) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)
+
+
+def _short(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 1000 else f"{value:.0f}"
 
 
 def _number(value: float) -> str:

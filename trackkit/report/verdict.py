@@ -1,0 +1,118 @@
+"""A profile in plain words: how long, the least fair thing about the track and by how
+much (against the fair share and against an average track), and whether that is more than
+noise. The Race page opens with it and ``trackkit profile`` prints it first.
+
+A difference is *more than noise* when its 95% interval leaves out no difference (0 for a
+character against an average track, the fair share for a start path); otherwise the
+verdict says the races cannot tell it from luck.
+
+>>> print(points(0.061), points(-0.004))
++6.1 points -0.4 points
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from trackkit.explore.profile import TrackProfile
+
+
+def points(share: float) -> str:
+    """A difference of rates in percentage points, signed."""
+    return f"{100 * share:+.1f} points"
+
+
+def percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def verdict(profile: TrackProfile) -> str:
+    """One paragraph: length, the character the track moves most, the start paths, and
+    whether each is more than noise."""
+    return " ".join(
+        part
+        for part in (
+            length_sentence(profile),
+            character_sentence(profile),
+            path_sentence(profile),
+            balance_sentence(profile),
+        )
+        if part
+    )
+
+
+def length_sentence(profile: TrackProfile) -> str:
+    v = profile.values
+    mean, low, high = v["rounds_mean"], v["rounds_mean_low"], v["rounds_mean_high"]
+    return (
+        f"A race of {profile.players} on {profile.track} lasts {mean:.1f} rounds on average "
+        f"(95%: {low:.1f} to {high:.1f}); one race in ten takes {v['rounds_p10']:.0f} or "
+        f"fewer, one in ten {v['rounds_p90']:.0f} or more."
+    )
+
+
+def character_sentence(profile: TrackProfile) -> str:
+    rows = [r for r in profile.details.get("characters", []) if r["difference"] is not None]
+    if not rows:
+        return ""
+    most = max(rows, key=lambda r: abs(r["difference"]))
+    fair = 1 / profile.players
+    way = "favours" if most["difference"] > 0 else "works against"
+    noise = _noise(most["difference_low"], most["difference_high"], 0.0)
+    return (
+        f"The character it moves most is {most['name']}: it wins {percent(most['win_rate'])} "
+        f"of the races it enters here against {percent(most['reference_win_rate'])} on an "
+        f"average track (the fair share is {percent(fair)}), so this track {way} it by "
+        f"{abs(100 * most['difference']):.1f} points (95%: {points(most['difference_low'])} "
+        f"to {points(most['difference_high'])}): {noise}."
+    )
+
+
+def path_sentence(profile: TrackProfile) -> str:
+    paths = profile.details.get("path_rounds") or {}
+    raced = profile.details.get("start_paths") or []
+    parts = []
+    if len(paths) > 1:
+        fast = min(paths, key=paths.__getitem__)
+        slow = max(paths, key=paths.__getitem__)
+        parts.append(
+            f"Alone, a racer needs {paths[slow] - paths[fast]:.2f} rounds more from start path "
+            f"{slow} than from {fast} (exact)."
+        )
+    if raced:
+        worst = max(raced, key=lambda r: abs(r["win_rate"] - r["fair_share"]))
+        noise = _noise(worst["win_rate_low"], worst["win_rate_high"], worst["fair_share"])
+        parts.append(
+            f"In races with the paths dealt, those starting on {worst['name']} win "
+            f"{percent(worst['win_rate'])} (fair {percent(worst['fair_share'])}, 95%: "
+            f"{percent(worst['win_rate_low'])} to {percent(worst['win_rate_high'])}): {noise}."
+        )
+    return " ".join(parts)
+
+
+def balance_sentence(profile: TrackProfile) -> str:
+    v = profile.values
+    if math.isnan(v.get("unfair_character", math.nan)):
+        return ""
+    return (
+        f"In all, the track moves {100 * v['unfair_character']:.1f}% of the wins between "
+        f"characters against an average track (balance {v['balance']:.3f}, 95%: "
+        f"{v['balance_low']:.3f} to {v['balance_high']:.3f}; {profile.races:,} races)."
+    )
+
+
+def _noise(low: float, high: float, none: float) -> str:
+    if low > none or high < none:
+        return "more than noise"
+    return "the races cannot tell it from luck"
+
+
+def verdict_json(profile: TrackProfile) -> dict[str, Any]:
+    """The verdict's sentences, for a report's JSON."""
+    return {
+        "length": length_sentence(profile),
+        "character": character_sentence(profile),
+        "start_paths": path_sentence(profile),
+        "balance": balance_sentence(profile),
+    }
