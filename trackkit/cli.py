@@ -474,6 +474,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
         searched = bench_search(get_ruleset(DEFAULT_GAME).track_space(SEARCH_PLAYERS))
         _emit(args, searched.to_json(), bench_search_text(searched))
         return EXIT_OK
+    if args.reliability or args.retest:
+        from trackkit.report.bench_reliability import (
+            bench_reliability,
+            retest_sweeps,
+            retest_text,
+        )
+
+        if args.retest:
+            retest = retest_sweeps(*args.retest)
+        else:
+            retest = bench_reliability(tracks=args.reliability_tracks)
+        _emit(args, retest.to_json(), retest_text(retest))
+        return EXIT_OK
     if args.sweep:
         from trackkit.report.bench import time_sweep
         from trackkit.report.sweep import sweep_bench_text
@@ -592,6 +605,8 @@ _bench_repeat = _bounded(1, MAX_BENCH_REPEAT, "the benchmark repeats {low} to {h
 _generate_count = _bounded(1, MAX_GENERATE, "generate draws {low} to {high} tracks")
 _sample = _bounded(1, 10**9, "a sample is {low} to {high} tracks")
 _profile_races = _bounded(2, 1_000_000, "a profile runs {low} to {high} races")
+
+
 def _precision(text: str) -> float:
     try:
         value = float(text)
@@ -815,6 +830,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=_bounded(16, 100_000, "the sweep benchmark profiles {low} to {high} tracks"),
         default=300,
         help="4-player tracks of each timed sweep (default 300)",
+    )
+    p.add_argument(
+        "--reliability",
+        action="store_true",
+        help="profile 4-player tracks twice (other seeds): each figure's rank correlation "
+        "and the CPU seconds a profile, against the baseline of a seed per track",
+    )
+    p.add_argument(
+        "--reliability-tracks",
+        type=_bounded(3, 26_640, "the reliability benchmark profiles {low} to {high} tracks"),
+        default=100,
+        help="tracks the reliability benchmark profiles (default 100)",
+    )
+    p.add_argument(
+        "--retest",
+        nargs=2,
+        metavar="DIR",
+        help="two sweeps of the same tracks with other seeds: each figure's rank correlation",
     )
     p = command("sweep", cmd_sweep, "profile every legal track (or a sample) into Parquet")
     p.add_argument("--players", type=_players, required=True)

@@ -16,9 +16,9 @@ luck of the deal fall out of the difference, and what remains is what the track 
   one win in ten. It measures the track, not the roster: a roster that is unbalanced
   everywhere leaves it at 1. Noise inflates it a little, equally for every track profiled
   with the same races.
-- ``character_tilt``: the win rate of the character the track moves most, here minus on
-  the reference (signed: +0.06 is "favours it by 6 points"); the character is named in
-  the profile's ``characters`` table.
+- ``character_tilt``: how far the track moves the win rate of the character it moves most
+  (0.06: by 6 points, up or down); the character, and which way, are in the profile's
+  ``characters`` table and its verdict.
 - ``path_rounds_a``…, ``path_spread``: the exact expected rounds of the reference racer
   forced onto each start path, and the slowest minus the fastest: no sampling error.
 - ``character_rounds_spread``: the exact expected rounds of the slowest character minus the
@@ -188,6 +188,7 @@ def profile_track(
     precision: float | None = None,
     max_races: int = 100_000,
     simulated: SimulationResult | None = None,
+    reference_races: int | None = None,
 ) -> TrackProfile:
     """Profile ``track``: ``races`` races of ``players`` (:func:`profile_options`, or
     ``options``) beside the same races on the presets (the reference), the exact solo
@@ -196,7 +197,9 @@ def profile_track(
 
     ``precision``: add races until the balance interval's half-width is at most this, or
     ``max_races`` are run. ``simulated`` is a simulation already run with these options
-    and seed, to profile without racing again.
+    and seed, to profile without racing again. ``reference_races``: the races of each
+    preset in the reference (default: as many as the track's; fewer costs less and adds
+    the reference's noise to the intervals, which include it).
     """
     from trackkit.games import get_ruleset  # the registry, not a game
 
@@ -216,13 +219,18 @@ def profile_track(
         )
     options = options if options is not None else profile_options(ruleset, players)
     result = simulated or simulate(track, options, races=races, seed=seed)
-    fairness = character_fairness(result, reference(ruleset, options, result.races, seed))
+
+    def against_reference(result: SimulationResult) -> CharacterFairness:
+        most = reference_races or result.races
+        return character_fairness(result, reference(ruleset, options, most, seed))
+
+    fairness = against_reference(result)
     while precision is not None and _half_width(fairness) > precision:
         more = min(max_races, RACES_PER_BATCH * math.ceil(2 * result.races / RACES_PER_BATCH))
         if more <= result.races:
             break  # the cap: the profile says how many races it used
         result = extend(result, more)
-        fairness = character_fairness(result, reference(ruleset, options, result.races, seed))
+        fairness = against_reference(result)
     values: dict[str, float] = {"exact_rounds": math.nan, "path_spread": math.nan}
     values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
@@ -337,9 +345,10 @@ def character_fairness(
         "unfair_character": moved,
         "unfair_character_low": low,
         "unfair_character_high": high,
-        "character_tilt": float(delta[most]),
+        "character_tilt": float(abs(delta[most])),
     }
-    values["character_tilt_low"], values["character_tilt_high"] = _percentiles(delta_b[:, most])
+    tilt_b = np.abs(delta_b).max(axis=1)
+    values["character_tilt_low"], values["character_tilt_high"] = _percentiles(tilt_b)
     names = result.group("character").labels
     rows = []
     for c, name in enumerate(names):

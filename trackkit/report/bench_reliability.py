@@ -1,0 +1,165 @@
+"""The reliability benchmark: does a profile rank tracks by what they are, or by luck?
+
+``trackkit bench --reliability`` profiles a uniform sample of tracks twice at the default
+settings (:data:`~trackkit.explore.profile.PROFILE_RACES` races, the profile options, the
+exact solver as a sweep runs it), the second time with another seed, and reports for every
+sampled figure the rank correlation (Spearman) of the two profiles across the tracks, with
+the CPU seconds a profile costs: reliability per CPU-second, to compare later changes
+against. The baseline in the same run is the same profiles raced the old way, each track
+with its own seed (no common random numbers), so what common numbers buy is measured on
+the same machine at the same moment.
+
+``trackkit bench --retest A B`` compares two sweeps of the same tracks (run with different
+seeds) the same way, joined on the tracks' ranks: the check of a whole space.
+
+>>> round(spearman([1, 2, 3, 4], [10, 20, 40, 30]), 2)
+0.8
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from trackkit.errors import TrackkitError, shown
+from trackkit.explore.profile import FIGURES, PROFILE_RACES, profile_options, profile_track
+from trackkit.explore.seeds import draw_seed
+
+RELIABILITY_PLAYERS = 4
+RELIABILITY_TRACKS = 100
+SEEDS = (101, 202)
+# what the retest reports: every sampled figure (exact ones are the same every time)
+RETESTED = tuple(f.key for f in FIGURES if f.kind == "sampled")
+
+
+def spearman(a: Any, b: Any) -> float:
+    """Spearman's rank correlation of two equally long sequences (ties: mean ranks)."""
+    x = pd.Series(np.asarray(a, dtype=float)).rank().to_numpy()
+    y = pd.Series(np.asarray(b, dtype=float)).rank().to_numpy()
+    if len(x) < 3 or np.std(x) == 0 or np.std(y) == 0:
+        return math.nan
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+@dataclass(frozen=True)
+class Retest:
+    """Two runs of the same tracks: each figure's rank correlation between them."""
+
+    what: str
+    tracks: int
+    races: int
+    correlations: dict[str, float]
+    cpu_seconds_per_profile: float = math.nan
+    baseline: dict[str, float] | None = None  # each track its own seed (no common numbers)
+    baseline_cpu_seconds: float = math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "what": self.what,
+            "tracks": self.tracks,
+            "races": self.races,
+            "spearman": self.correlations,
+            "cpu_seconds_per_profile": self.cpu_seconds_per_profile,
+            "baseline_spearman": self.baseline,
+            "baseline_cpu_seconds_per_profile": self.baseline_cpu_seconds,
+        }
+
+
+def bench_reliability(
+    players: int = RELIABILITY_PLAYERS,
+    tracks: int = RELIABILITY_TRACKS,
+    races: int = PROFILE_RACES,
+    seed: int = 0,
+) -> Retest:
+    """Profile ``tracks`` uniformly drawn tracks of the ``players`` space twice (seeds
+    101 and 202, every track with the run's seed), then the baseline (each track its own
+    seed); the rank correlations and CPU seconds of each."""
+    from trackkit.games import DEFAULT_GAME, get_ruleset
+
+    ruleset = get_ruleset(DEFAULT_GAME)
+    space = ruleset.track_space(players)
+    if not 3 <= tracks <= len(space):
+        raise TrackkitError(f"the benchmark profiles 3 to {len(space):,} tracks, not {tracks}")
+    drawn = [space.track(rank) for rank in space.sample_ranks(tracks, seed, distinct=True)]
+    options = profile_options(ruleset, players)
+    profile_track(drawn[0], players=players, races=races, seed=0, options=options)  # warm
+
+    def run(common: bool) -> tuple[list[list[dict[str, float]]], float]:
+        runs, start = [], time.process_time()
+        for run_seed in SEEDS:
+            rows = []
+            for k, track in enumerate(drawn):
+                track_seed = run_seed if common else draw_seed(run_seed, k + 1)
+                profile = profile_track(
+                    track, players=players, races=races, seed=track_seed, options=options
+                )
+                rows.append(profile.values)
+            runs.append(rows)
+        return runs, (time.process_time() - start) / (len(SEEDS) * len(drawn))
+
+    common, cpu = run(common=True)
+    alone, alone_cpu = run(common=False)
+    return Retest(
+        what=f"{tracks} uniformly drawn {players}-player tracks, profiled twice",
+        tracks=tracks,
+        races=races,
+        correlations=_correlations(*common),
+        cpu_seconds_per_profile=cpu,
+        baseline=_correlations(*alone),
+        baseline_cpu_seconds=alone_cpu,
+    )
+
+
+def _correlations(a: list[dict[str, float]], b: list[dict[str, float]]) -> dict[str, float]:
+    return {key: spearman([r[key] for r in a], [r[key] for r in b]) for key in RETESTED}
+
+
+def retest_sweeps(first: str | Path, second: str | Path) -> Retest:
+    """Two sweeps of the same tracks (other seeds), joined on rank: each sampled figure's
+    rank correlation between them."""
+    from trackkit.explore.sweep import read_sweep
+
+    a, b = read_sweep(first), read_sweep(second)
+    if a.plan.seed == b.plan.seed:
+        raise TrackkitError("the two sweeps have the same seed: a retest needs two seeds")
+    left = a.table.to_pandas().set_index("rank")
+    right = b.table.to_pandas().set_index("rank")
+    shared = left.index.intersection(right.index)
+    if len(shared) < 3:
+        raise TrackkitError(
+            f"{shown(str(first))} and {shown(str(second))} share {len(shared)} tracks: a "
+            "retest needs sweeps of the same tracks"
+        )
+    keys = [k for k in RETESTED if k in left.columns and k in right.columns]
+    return Retest(
+        what=f"two sweeps of {a.plan.players}-player tracks (seeds {a.plan.seed}, {b.plan.seed})",
+        tracks=len(shared),
+        races=a.plan.races,
+        correlations={k: spearman(left.loc[shared, k], right.loc[shared, k]) for k in keys},
+    )
+
+
+def retest_text(retest: Retest) -> str:
+    """The retest as a table: each figure's rank correlation (and the baseline's)."""
+    lines = [f"Retest: {retest.what}, {retest.races:,} races a profile ({retest.tracks:,} tracks)"]
+    if not math.isnan(retest.cpu_seconds_per_profile):
+        lines.append(
+            f"CPU seconds a profile: {retest.cpu_seconds_per_profile:.3f} (common random "
+            f"numbers), {retest.baseline_cpu_seconds:.3f} (baseline: each track its own seed)"
+        )
+    header = f"  {'figure':<22} {'spearman':>9}"
+    if retest.baseline:
+        header += f" {'baseline':>9}"
+    lines.append(header)
+    for key, value in retest.correlations.items():
+        line = f"  {key:<22} {value:9.3f}"
+        if retest.baseline:
+            line += f" {retest.baseline[key]:9.3f}"
+        lines.append(line)
+    return "\n".join(lines)
