@@ -119,7 +119,7 @@ def test_the_json_carries_the_tables_and_the_verdict(cli: Cli) -> None:
     argv = ("profile", "first-run", "--players", "3", "--races", "250", "--no-exact", "--json")
     code, out, _ = cli(*argv)
     data = json.loads(out)
-    assert code == 0 and data["options"]["start_paths"] == "dealt"
+    assert code == 0 and data["options"]["path_choice"] == "dealt"
     assert len(data["characters"]) == 8 and len(data["start_paths"]) == 3
     assert data["verdict"]["character"].startswith("The character it moves most is")
     assert data["figures"]["balance_low"] <= data["figures"]["balance_high"]

@@ -147,7 +147,7 @@ class RaceOptions:
             "policy": self.policy,
             "deck": self.deck,
             "encounters": self.encounters,
-            "start_paths": self.start_paths,
+            "path_choice": self.start_paths,  # ("start_paths" is the per-path table)
         }
 
     def describe(self) -> str:
