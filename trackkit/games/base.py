@@ -32,11 +32,13 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
 - ``play_batch(prepared, options, seed, batch, races)``: a batch of whole races drawn from
   :func:`batch_stream` ``(seed, batch)``, so the same seed gives the same races anywhere;
 - optional: ``exact_solo`` (an exact solver, with ``exact_reference()`` the racer a
-  profile solves for), ``design_space`` (legal tracks counted), ``track_space(players,
+  profile solves for, and with it ``exact_paths`` and ``exact_characters``: that racer on
+  each start path, each character), ``design_space`` (legal tracks counted), ``track_space(players,
   tileset)`` (those tracks ranked, streamed and drawn uniformly) and ``track_figures``
   (what a profile says of the track itself: squares, terrain…; the game then also counts
-  the profile's drama and friction tallies, :mod:`trackkit.explore.profile`); a game
-  without one sets it to None.
+  the profile's drama and friction tallies, :mod:`trackkit.explore.profile`; its
+  ``profile_choices``, if any, are the race options a profile uses); a game without one
+  sets it to None.
 
 A game built from tiles (Yummell) is also a :class:`TileRuleset`: its ``square_schema``
 (the pydantic model a tile file's square fields must satisfy; they become the composed
