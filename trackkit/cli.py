@@ -525,6 +525,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             precision=args.precision,
             max_races=args.max_races,
             characters=args.characters,
+            sample_seed=args.sample_seed,
             workers=args.workers,
             scheduler=args.scheduler,
             partition_size=args.partition_size,
@@ -852,6 +853,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("sweep", cmd_sweep, "profile every legal track (or a sample) into Parquet")
     p.add_argument("--players", type=_players, required=True)
     p.add_argument("--sample", type=_sample, metavar="K", help="a uniform sample of K tracks")
+    p.add_argument(
+        "--sample-seed",
+        type=_seed,
+        help="draws the sample (default: --seed), so two sweeps of one sample can race others",
+    )
     p.add_argument(
         "--races",
         type=_profile_races,

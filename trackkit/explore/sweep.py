@@ -155,6 +155,7 @@ class SweepPlan:
     precision: float | None = None  # races added until balance is this precise (None: no)
     max_races: int = 0  # the most races of one track with a precision (0: no precision)
     characters: bool = False  # each character's exact solo rounds (costly: 8 solves)
+    sample_seed: int | None = None  # draws the sample (None: the seed)
 
     @property
     def tracks(self) -> int:
@@ -210,6 +211,7 @@ class _ManifestSpec(BaseModel):
     precision: StrictFloat | None = Field(gt=0, lt=1)
     max_races: StrictInt = Field(ge=0, le=MAX_RACES)
     characters: StrictBool
+    sample_seed: StrictInt | None = Field(ge=0, le=MAX_SEED)
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
@@ -253,10 +255,12 @@ def plan_sweep(
     precision: float | None = None,
     max_races: int | None = None,
     characters: bool = False,
+    sample_seed: int | None = None,
 ) -> SweepPlan:
     """The plan of a sweep of ``space``, its options checked. With ``precision``, each
     track races until its balance is that precise or ``max_races`` (default: 10 × races)
-    are run; the sweep's bound on races counts ``max_races`` a track."""
+    are run; the sweep's bound on races counts ``max_races`` a track. ``sample_seed`` draws
+    the sample (default: ``seed``), so two sweeps of one sample can race other seeds."""
     size = len(space)
     if not 2 <= races <= MAX_RACES:
         raise TrackkitError(f"a profile runs 2 to {MAX_RACES:,} races, not {races:,}")
@@ -309,6 +313,7 @@ def plan_sweep(
         precision=precision,
         max_races=most,
         characters=characters and exact,
+        sample_seed=sample_seed if sample is not None else None,
     )
 
 
@@ -349,7 +354,8 @@ def sample_of(space: TrackSpace, plan: SweepPlan) -> np.ndarray | None:
     """The sorted ranks of a sampled sweep (None for a sweep of every track)."""
     if plan.sample is None:
         return None
-    ranks = np.unique(np.asarray(space.sample_ranks(plan.sample, plan.seed, distinct=True)))
+    drawn_with = plan.seed if plan.sample_seed is None else plan.sample_seed
+    ranks = np.unique(np.asarray(space.sample_ranks(plan.sample, drawn_with, distinct=True)))
     if ranks.shape[0] != plan.sample or ranks[0] < 0 or ranks[-1] >= plan.space_size:
         raise TrackkitError(
             f"the space gave {ranks.shape[0]:,} distinct ranks for a sample of {plan.sample:,}"
@@ -903,6 +909,7 @@ def run_sweep(
     precision: float | None = None,
     max_races: int | None = None,
     characters: bool = False,
+    sample_seed: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     partition_size: int = PARTITION_SIZE,
@@ -926,6 +933,7 @@ def run_sweep(
         precision=precision,
         max_races=max_races,
         characters=characters,
+        sample_seed=sample_seed,
     )
     folder = Path(folder)
     started = time.perf_counter()
