@@ -175,6 +175,13 @@ class SweepPlan:
         with a space to sweep); a :class:`SweepFolderError` naming the field otherwise."""
         if not isinstance(data, dict):
             raise SweepFolderError(source, None, f"is not a trackkit sweep manifest: {REDO}")
+        if isinstance(data.get("format"), int) and data["format"] < MANIFEST_FORMAT:
+            raise SweepFolderError(
+                source,
+                "format",
+                f"is a sweep of an older trackkit (format {data['format']}, before common "
+                "random numbers and the reference): sweep again into a new folder",
+            )
         try:
             spec = _ManifestSpec.model_validate(data)
         except ValidationError as error:
