@@ -539,7 +539,8 @@ class Solution(NamedTuple):
     """A chain's values as :func:`_solve` fills them in from the finish backwards: by curse
     level, row (square + 1, row 0 off the board), hand and value (``CHANCE``, ``ROUNDS``).
     The finish row holds a finished race's (chance 1, no more rounds); a stuck state's
-    stay 0."""
+    stay 0. The start paths of a track share one: a route shorter than the longest fills
+    its last rows (:func:`_solve_routes`)."""
 
     expect: np.ndarray  # (levels, squares + 1, hands of four, VALUES)
     after3: np.ndarray  # (levels, squares + 1, hands of three, VALUES): once refilled
@@ -562,21 +563,6 @@ def _unsolved(levels: int, squares: int, held: int) -> Solution:
     return solution
 
 
-def _sharing(solved: Solution, shared: int, squares: int) -> Solution:
-    """A chain of ``squares`` squares whose last ``shared`` squares (the finish among them)
-    cost and hold the same as the last ones of the chain ``solved``: their rows taken from
-    it. An encounter's row also depends on the square behind it, so the first shared
-    square's is left to be solved again."""
-    levels, held = solved.encounter.shape[0], solved.encounter.shape[2]
-    solution = _unsolved(levels, squares, held)
-    for mine, theirs in zip(solution[:2], solved[:2], strict=True):
-        mine[:, squares + 1 - shared :] = theirs[:, -shared:]
-    solution.sweeps[squares + 1 - shared :] = solved.sweeps[-shared:]
-    if shared > 1:
-        solution.encounter[:, squares + 2 - shared :] = solved.encounter[:, 1 - shared :]
-    return solution
-
-
 @njit(cache=True)
 def _solve(
     cost: np.ndarray,  # (squares, curse levels) MP to enter each square
@@ -595,19 +581,22 @@ def _solve(
     wins: np.ndarray,  # (k, 9) for creatures: does a card of each number win
     steady: bool,
     encounters: bool,
-    solution: Solution,  # the rows ahead of ``first`` given, the others filled in here
-    first: int,  # the last square to solve: squares from here back to the start are solved
+    solution: Solution,  # the rows after ``first`` given, the others filled in here
+    first: int,  # the last square solved: from here back to the start
+    start_row: int,  # the row the route starts on, off the board (its rows come last)
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The chance of finishing and the rounds of the races that finish (``q`` and ``m`` of
     the module docstring), square by square from ``first`` back to the start, each square's
     hands at each curse level by Gauss-Seidel sweeps (:func:`_equations`, :func:`_settle`),
-    into ``solution``. Returns both values of every hand off the board and -2 or the square
-    whose sweeps did not settle.
+    into ``solution``. Returns both values of every hand off the board and -2 or the
+    route's square whose sweeps did not settle.
 
-    The values of a square depend only on the squares ahead of it, so the rows of the
-    squares after ``first`` are read from ``solution`` as given: the finish's alone
-    (:func:`_unsolved`), or those of another route that ends in the same squares
-    (:func:`_sharing`)."""
+    A square's values depend only on the squares ahead of it: the rows after ``first`` are
+    read from ``solution`` as given, the finish's alone (:func:`_unsolved`) or those of
+    another start path that ends in the same squares. The squares are those of the last
+    rows, from ``start_row`` on: the rows before it (another path's) are not read. A square
+    is ``row - 1`` here, its row minus ``start_row`` on its route.
+    """
     prob = turn[0]
     squares, levels = cost.shape
     finish = squares - 1
@@ -657,7 +646,7 @@ def _solve(
     x = np.zeros((VALUES, n4 + n3))
     # the encounter one square ahead, in parts (see `_encounter_parts`)
     near = (np.zeros((levels, held.shape[0], VALUES)), np.zeros(held.shape[0]), 0.0)
-    for square in range(first, -2, -1):
+    for square in range(first, start_row - 2, -1):
         row = square + 1
         one_ahead = encounters and square + 1 < finish
         if one_ahead:
@@ -699,7 +688,8 @@ def _solve(
             here = _settle(x, equations, work[3][:waiting], named_threes, sure, refilled, refill)
             solution.sweeps[row] += here
             if here > MAX_SWEEPS:
-                return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], square
+                chance, rounds = expect[0, start_row, :, CHANCE], expect[0, start_row, :, ROUNDS]
+                return chance, rounds, square - start_row
             for value in range(VALUES):
                 expect[level, row, :, value] = x[value, :n4]
                 for h in range(n3):
@@ -714,7 +704,7 @@ def _solve(
         if one_ahead:  # this square solved, the encounter one square ahead is known
             for level in range(levels):
                 _combine(square + 1, level, near, encounter, expect, lost_value, lost, keep)
-    return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], -2
+    return expect[0, start_row, :, CHANCE], expect[0, start_row, :, ROUNDS], -2
 
 
 @dataclass(frozen=True)
@@ -906,7 +896,7 @@ class _Chain:
     def shared(self, other: _Chain) -> int:
         """How many squares ``self`` and ``other`` (the same racer's) end in that cost the
         same at every curse level and have the same terrain: the rows their solutions
-        share (:func:`_sharing`)."""
+        share (:func:`_solve_routes`)."""
         if other.levels != self.levels:
             return 0
         count = 0
@@ -917,10 +907,15 @@ class _Chain:
         return count
 
 
-def _chain(
-    board: Board, route: int, content: Content, character: int, advantage: int, encounters: bool
-) -> _Chain:
-    nodes = board.route_nodes[route, : board.route_len[route]]
+def _chains(
+    board: Board,
+    routes: list[int],
+    content: Content,
+    character: int,
+    advantage: int,
+    encounters: bool,
+) -> list[_Chain]:
+    """One racer's chain on each of ``routes``."""
     character_row = content.characters[character]
     advantage_row = content.advantages[advantage]
     kinds, params, chances, wins = _encounter_table(content, character_row, advantage_row)
@@ -930,62 +925,76 @@ def _chain(
     numbers = content.deck_numbers().astype(float)
     refill = numbers / numbers.sum()
     highest = int(np.flatnonzero(refill)[-1])
-    levels = curse_levels(
-        board,
-        nodes,
-        character_row,
-        advantage_row,
-        cursed[0] if (encounters and cursed) else None,
-        highest,
-    )
-    cost = np.zeros((len(nodes), levels), dtype=np.int64)
-    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
-    for level in range(levels):
-        curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
-        if cursed:
-            curse[cursed[0]] = level
-        for i, node in enumerate(nodes):
-            cost[i, level] = terrain_cost(
-                board.node_base[node],
-                board.node_terrain[node],
-                character_row,
-                advantage_row,
-                curse,
-                no_events,
-            )
-    # a character whose next square costs more than any card can never move again
-    stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
-    stuck[:-1] = cost > highest
     two = bool(advantage_row[ADV_EFFECT] == Effect.DRAW_TWO_KEEP_ONE)
     steady = bool(is_steady(character_row, advantage_row))
-    terrain = board.node_terrain[nodes]
-    arrays = (cost, terrain, refill, kinds, params, chances, wins)
-    key = (*(a.tobytes() for a in arrays), steady, encounters, two)
-    return _Chain(
-        nodes,
-        cost,
-        terrain,
-        stuck,
-        refill,
-        (kinds, params, chances, wins),
-        steady,
-        encounters,
-        two,
-        key,
-    )
+    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
+    chains = []
+    for route in routes:
+        nodes = board.route_nodes[route, : board.route_len[route]]
+        levels = curse_levels(
+            board,
+            nodes,
+            character_row,
+            advantage_row,
+            cursed[0] if (encounters and cursed) else None,
+            highest,
+        )
+        cost = np.zeros((len(nodes), levels), dtype=np.int64)
+        for level in range(levels):
+            curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
+            if cursed:
+                curse[cursed[0]] = level
+            for i, node in enumerate(nodes):
+                cost[i, level] = terrain_cost(
+                    board.node_base[node],
+                    board.node_terrain[node],
+                    character_row,
+                    advantage_row,
+                    curse,
+                    no_events,
+                )
+        # a character whose next square costs more than any card can never move again
+        stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
+        stuck[:-1] = cost > highest
+        terrain = board.node_terrain[nodes]
+        arrays = (cost, terrain, refill, kinds, params, chances, wins)
+        key = (*(a.tobytes() for a in arrays), steady, encounters, two)
+        cards_drawn = (kinds, params, chances, wins)
+        chains.append(
+            _Chain(nodes, cost, terrain, stuck, refill, cards_drawn, steady, encounters, two, key)
+        )
+    return chains
 
 
-def _solve_chain(chain: _Chain, solution: Solution, first: int) -> Solved:
-    """Solve ``chain`` from square ``first`` back into ``solution`` (see :func:`_solve`)."""
+def _solve_chain(chain: _Chain, solution: Solution, shared: int) -> Solved:
+    """Solve ``chain`` into the last rows of ``solution`` (see :func:`_solve`), where the
+    rows of its last ``shared`` squares (the finish at least) are given."""
     refill = chain.refill
     below = np.cumsum(refill)
     best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
     prob, mp, after, held, lost, keep = _turns(refill.tobytes(), best_of_two.tobytes(), chain.two)
     kinds, params, chances, wins = chain.cards
-    chance, finished_rounds, failed = _solve(
+    # the route's squares are the last ones of the solution's: the rows before ``start_row``
+    # are another path's, neither read nor written
+    squares = solution.sweeps.shape[0] - 1
+    start_row = squares - len(chain.nodes)
+    cost = np.zeros((squares, chain.levels), dtype=np.int64)
+    terrain = np.zeros(squares, dtype=np.int64)
+    stuck = np.zeros((squares + 1, chain.levels), dtype=np.bool_)
+    cost[start_row:], terrain[start_row:], stuck[start_row:] = (
         chain.cost,
         chain.terrain,
         chain.stuck,
+    )
+    first = squares - 1 - shared
+    if shared > 1:  # rows left by another path: solved anew from 0
+        for table in solution[:3]:
+            table[:, start_row : first + 2] = 0.0
+        solution.sweeps[start_row : first + 2] = 0
+    chance, finished_rounds, failed = _solve(
+        cost,
+        terrain,
+        stuck,
         refill,
         (prob, mp, after),
         held,
@@ -1001,6 +1010,7 @@ def _solve_chain(chain: _Chain, solution: Solution, first: int) -> Solved:
         chain.encounters,
         solution,
         first,
+        start_row,
     )
     _converged(failed, chain.nodes)
     start_hands = _hand_probabilities(refill)
@@ -1009,7 +1019,7 @@ def _solve_chain(chain: _Chain, solution: Solution, first: int) -> Solved:
     finishing = float(start_hands @ chance) if chain.stuck.any() else 1.0
     rounds = float(start_hands @ finished_rounds) + (MAX_ROUNDS + 1) * (1.0 - finishing)
     states = (len(chain.nodes) + 1) * len(HANDS4) * chain.levels
-    sweeps = int(solution.sweeps.sum())
+    sweeps = int(solution.sweeps[start_row:].sum())
     return rounds, states, sweeps, 1.0 - finishing, chain.levels
 
 
@@ -1023,30 +1033,26 @@ def _solve_routes(
 ) -> list[Solved]:
     """One racer's result on each of ``routes``.
 
-    The start paths differ only in their first squares: the longest route not solved before
-    is solved in full, and every other one only on its own squares, its rows of the squares
-    it ends in alike taken from a route solved here (:func:`_sharing`). The values are
-    those of solving each route in full: the same operations on the same numbers.
+    The start paths differ only in their first squares. The longest route not solved
+    before is solved in full; every other one, in the same tables, only on its own
+    squares: the rows of the squares it ends in alike with the route solved before it are
+    that route's already (a square's values depend only on the squares ahead of it). The
+    values are those of solving each route on its own: the same operations on the same
+    numbers.
     """
-    chains = [_chain(board, r, content, character, advantage, encounters) for r in routes]
+    chains = _chains(board, routes, content, character, advantage, encounters)
     found = {c.key: _SOLVED[c.key] for c in chains if c.key in _SOLVED}
-    solved: list[tuple[_Chain, Solution]] = []
+    # the tables of the route solved last, and that route
+    solution, last = None, None
     for chain in sorted(chains, key=lambda c: -len(c.nodes)):  # the first of equals first
         if chain.key in found:
             continue
-        squares = len(chain.nodes)
-        shared, base = max(
-            ((chain.shared(other), solution) for other, solution in solved),
-            key=lambda pair: pair[0],
-            default=(0, None),
-        )
-        if base is None or shared == 0:
+        shared = chain.shared(last) if last is not None else 0
+        if solution is None or shared == 0:  # no squares alike (curse levels differ)
             held = len(HANDS5) if chain.two else len(HANDS4)
-            solution = _unsolved(chain.levels, squares, held)
-        else:
-            solution = _sharing(base, shared, squares)
-        found[chain.key] = _solve_chain(chain, solution, squares - 1 - max(shared, 1))
-        solved.append((chain, solution))
+            solution, shared = _unsolved(chain.levels, len(chain.nodes), held), 1
+        found[chain.key] = _solve_chain(chain, solution, shared)
+        last = chain
         if len(_SOLVED) >= KEEP_SOLVED:  # a sweep solves millions of tracks: forget the oldest
             del _SOLVED[next(iter(_SOLVED))]
         _SOLVED[chain.key] = found[chain.key]
