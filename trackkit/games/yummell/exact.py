@@ -1,14 +1,20 @@
 """The exact expected length of a solo race: a Markov chain, solved.
 
 With one character, the infinite deck (every draw independent) and the greedy policy, a
-race is a Markov chain over (square along the greedy route, hand as a multiset of four
-card numbers, curse level). A turn only ever ends at or ahead of the square it began on
-(going back follows advancing), so the chain is solved square by square from the finish
-backwards. On a square, at a curse level, only the turns that come back to it couple its
-hands: no card paid for the next square, or one square ahead and sent back by an
-encounter. A hand's chance of coming back as itself is solved for, not iterated, and the
-rest settles in a few Gauss-Seidel sweeps (:func:`_equations`). The result is the exact
-expected number of rounds, free of sampling noise, and the simulator's oracle.
+race is a Markov chain over (square along the route of one start path, the greedy route
+unless another is named; hand as a multiset of four card numbers; curse level). A turn
+only ever ends at or ahead of the square it began on (going back follows advancing), so
+the chain is solved square by square from the finish backwards. On a square, at a curse
+level, only the turns that come back to it couple its hands: no card paid for the next
+square, or one square ahead and sent back by an encounter. A hand's chance of coming back
+as itself is solved for, not iterated, and the rest settles in a few Gauss-Seidel sweeps
+(:func:`_equations`). The result is the exact expected number of rounds, free of sampling
+noise, and the simulator's oracle.
+
+A square's values depend only on the squares ahead of it, so the start paths, which
+differ only in their first few squares, share the rest of their solution: a racer's three
+paths on the presets take about 40% of the time of three solves on their own
+(:func:`exact_paths`).
 
 The rules come from :mod:`trackkit.games.yummell.rules` and the choices from
 :mod:`trackkit.games.yummell.policies` (the same compiled functions the engine plays with).
@@ -987,7 +993,11 @@ def _solve_chain(chain: _Chain, solution: Solution, shared: int) -> Solved:
         chain.stuck,
     )
     first = squares - 1 - shared
-    if shared > 1:  # rows left by another path: solved anew from 0
+    if shared > 1:
+        # the rows of this path's own squares hold another path's values: solved anew from
+        # 0. The encounter row of the first square shared (``first + 2``) holds the other
+        # path's too, but depends on the square behind it, this path's: `_solve` writes it
+        # anew once that square is solved.
         for table in solution[:3]:
             table[:, start_row : first + 2] = 0.0
         solution.sweeps[start_row : first + 2] = 0
