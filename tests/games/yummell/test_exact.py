@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -387,9 +388,14 @@ RACERS = [(0, 0), (1, 3), (2, 7), (5, 1), (3, 2), (6, 4)]
 TRACKS = [*PRESET_SLUGS, *(f"random-{i}" for i in range(5))]
 
 
+@lru_cache(maxsize=1)
+def _random_tracks() -> tuple[Track, ...]:
+    return tuple(get_ruleset("yummell").track_space(4).sample(5, seed=1))
+
+
 def _track(name: str) -> Track:
     if name.startswith("random-"):
-        return get_ruleset("yummell").track_space(4).sample(5, seed=1)[int(name[7:])]
+        return _random_tracks()[int(name.removeprefix("random-"))]
     return load_preset(name)
 
 
