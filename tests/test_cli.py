@@ -287,6 +287,8 @@ def _refused(cli: Cli, *argv: str) -> str:
         (["exact", "first-run", "--character", "f", "--advantage", "0"], "could be any of"),
         (["exact", "first-run", "--character", "", "--advantage", "0"], "empty character"),
         (["exact", "first-run", "--character", "²", "--advantage", "0"], "unknown character"),
+        (["exact", "first-run", "--path", "D"], "paths A, B, C; there is no start path 'D'"),
+        (["exact", "first-run", "--path", "\x1b[2J"], "there is no start path"),
         (["race", "first-run", "--players", "2", "--characters", "0,"], "empty character"),
         (["race", "first-run", "--players", "2", "--advantages", "0,²"], "unknown advantage"),
         (["simulate", "first-run", "--seed", str(2**64)], "2**64 - 1"),
@@ -301,6 +303,22 @@ def _refused(cli: Cli, *argv: str) -> str:
 )
 def test_names_and_numbers_are_checked(cli: Cli, argv: list[str], words: str) -> None:
     assert words in _refused(cli, *argv)
+
+
+def test_exact_solves_the_start_path_asked_for(cli: Cli) -> None:
+    from trackkit.games.yummell.exact import exact_solo
+    from trackkit.games.yummell.presets import load_preset
+
+    racer = ("--character", "Flamm", "--advantage", "Heroism")
+    code, out, _ = cli("exact", "first-run", *racer, "--path", "B", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["path"] == "B"
+    on_b = exact_solo(load_preset("first-run"), character="Flamm", advantage="Heroism", path="B")
+    assert data["expected_rounds"] == on_b.expected_rounds
+    code, out, _ = cli("exact", "first-run", *racer, "--json")
+    assert code == 0 and json.loads(out)["path"] == "A"  # the greedy route
+    code, out, _ = cli("exact", "first-run", *racer, "--path", "C")
+    assert code == 0 and "start path C" in out.splitlines()[0]
 
 
 def test_a_name_prefix_picks_the_one_character_it_starts(

@@ -398,6 +398,7 @@ def cmd_exact(args: argparse.Namespace) -> int:
         track,
         character=_one_name(args.character),
         advantage=_one_name(args.advantage),
+        path=args.path,
         encounters=not args.no_encounters,
         content=load_content(args.content),
     )
@@ -788,6 +789,9 @@ def build_parser() -> argparse.ArgumentParser:
     track_argument(p)
     p.add_argument("--character", help="name or number (default: dealt at random)")
     p.add_argument("--advantage", help="name or number (default: dealt at random)")
+    p.add_argument(
+        "--path", metavar="LETTER", help="the start path raced: A, B… (default: the greedy one)"
+    )
     p.add_argument("--no-encounters", action="store_true")
     p.add_argument("--content", metavar="DIR", help="your own deck/characters/advantages")
     p = command("compare", cmd_compare, "a game's presets (and your tracks) side by side")

@@ -84,6 +84,7 @@ def _exact(never_finishes: float) -> ExactResult:
         expected_rounds=12.345678,
         character="Flamm",
         advantage="Heroism",
+        path="B",
         encounters=False,
         states=123_456,
         sweeps=40,
@@ -96,7 +97,7 @@ def _exact(never_finishes: float) -> ExactResult:
 def test_exact_text_names_what_the_solution_assumed() -> None:
     assert exact_text(_exact(0.0)).splitlines() == [
         "Mine: a solo race lasts 12.3457 rounds on average (exact; character Flamm, advantage "
-        "Heroism, encounters off)",
+        "Heroism, start path B, encounters off)",
         "Markov chain: 123,456 states, 3 curse level(s); covers the character and advantage named",
     ]
 

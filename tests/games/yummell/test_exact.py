@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -11,11 +12,14 @@ import pytest
 
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
-from trackkit.games.yummell.content import Content, load_content
+from trackkit.games import get_ruleset
+from trackkit.games.yummell import exact
+from trackkit.games.yummell.content import TERRAINS, Content, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
-from trackkit.games.yummell.exact import exact_solo
+from trackkit.games.yummell.exact import exact_characters, exact_paths, exact_solo
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.setup import RaceOptions
+from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
+from trackkit.games.yummell.state import Board
 from trackkit.sim.montecarlo import simulate
 
 # a track with one start path worth checking by hand: start tile, one straight, finish
@@ -374,3 +378,201 @@ def test_the_finite_decks_limits_do_not_apply_to_the_solvers_infinite_deck(
     without = exact_solo(SHORT, character=0, advantage=0, content=content, encounters=False)
     # an artefact drawn changes nothing for greedy: encounters change nothing
     assert with_encounters.expected_rounds == pytest.approx(without.expected_rounds)
+
+
+# --- start paths and characters ---------------------------------------------------------
+
+# the presets and a few random tracks, each with a racer: the pairs vary the rules in play
+# (a terrain ability and Climbing add a curse level, draw-two-keep-one, steadiness)
+RACERS = [(0, 0), (1, 3), (2, 7), (5, 1), (3, 2), (6, 4)]
+TRACKS = [*PRESET_SLUGS, *(f"random-{i}" for i in range(5))]
+
+
+@lru_cache(maxsize=1)
+def _random_tracks() -> tuple[Track, ...]:
+    return tuple(get_ruleset("yummell").track_space(4).sample(5, seed=1))
+
+
+def _track(name: str) -> Track:
+    if name.startswith("random-"):
+        return _random_tracks()[int(name.removeprefix("random-"))]
+    return load_preset(name)
+
+
+def _alone(prepared: RaceBoard, route: int) -> RaceBoard:
+    """``prepared`` with start path ``route`` its only one."""
+    board = prepared.board
+    alone = board._replace(
+        route_nodes=board.route_nodes[route : route + 1],
+        route_len=board.route_len[route : route + 1],
+        route_cost=board.route_cost[route : route + 1],
+        route_suffix=board.route_suffix[route : route + 1],
+    )
+    return RaceBoard(prepared.composed, alone, prepared.nodes, prepared.routes[route : route + 1])
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_path_is_solved_as_a_board_with_that_path_alone(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr(exact, "_SOLVED", {})
+    track = _track(name)
+    prepared = race_board(track)
+    character, advantage = RACERS[TRACKS.index(name) % len(RACERS)]
+    for route, letter in enumerate("ABC"):
+        exact._SOLVED.clear()  # solved anew, not found
+        alone = exact_solo(
+            track, character=character, advantage=advantage, prepared=_alone(prepared, route)
+        )
+        exact._SOLVED.clear()
+        on_path = exact_solo(track, character=character, advantage=advantage, path=letter)
+        assert on_path.path == letter and alone.path == "A"
+        assert on_path.expected_rounds == pytest.approx(alone.expected_rounds, abs=1e-9)
+        assert (on_path.states, on_path.sweeps) == (alone.states, alone.sweeps)
+
+
+def test_no_path_is_the_greedy_route() -> None:
+    track = load_preset("forest-run")
+    greedy = exact_solo(track, character=0, advantage=0)
+    assert greedy.path == "A"  # the start path with the lowest total MP
+    assert exact_solo(track, character=0, advantage=0, path="A") == greedy
+
+
+@pytest.mark.parametrize("path", ["D", "a", "", "AB", "\x1b[31m"])
+def test_a_path_the_track_lacks_is_refused(path: str) -> None:
+    with pytest.raises(TrackkitError, match="start tile has paths A, B, C; there is no start path"):
+        exact_solo(SHORT, character=0, advantage=0, path=path)
+    with pytest.raises(TrackkitError, match="there is no start path"):
+        exact_characters(SHORT, path=path)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_every_path_at_once_is_each_path_solved_on_its_own(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr(exact, "_SOLVED", {})
+    track = _track(name)
+    for character, advantage in RACERS[:3]:
+        exact._SOLVED.clear()
+        together = exact_paths(track, character=character, advantage=advantage)
+        cached = {
+            p: exact_solo(track, character=character, advantage=advantage, path=p) for p in "ABC"
+        }
+        apart = {}
+        for letter in "ABC":
+            exact._SOLVED.clear()
+            apart[letter] = exact_solo(track, character=character, advantage=advantage, path=letter)
+        assert list(together) == ["A", "B", "C"]
+        for letter in "ABC":
+            assert together[letter] == pytest.approx(apart[letter].expected_rounds, abs=1e-9)
+            # what exact_paths keeps is what a solve of the path alone gives
+            assert cached[letter] == apart[letter]
+
+
+@pytest.mark.parametrize("known", ["A", "B", "C"])
+def test_every_path_at_once_when_one_is_known(monkeypatch: pytest.MonkeyPatch, known: str) -> None:
+    # one path solved before (kept): the others are solved around it
+    monkeypatch.setattr(exact, "_SOLVED", {})
+    track = load_preset("king-of-toads")
+    alone = exact_paths(track, character="Flamm", advantage="Climbing")
+    exact._SOLVED.clear()
+    exact_solo(track, character="Flamm", advantage="Climbing", path=known)
+    assert exact_paths(track, character="Flamm", advantage="Climbing") == alone
+
+
+def _board(terrains: list[str], routes: list[list[int]]) -> RaceBoard:
+    """A board of squares of ``terrains`` (each at its terrain's base MP on the bundled
+    tiles) and start paths ``routes`` (square indices, the last one the finish)."""
+    base = {"plain": 1, "woods": 2, "hills": 2, "swamp": 3}
+    longest = max(len(r) for r in routes)
+    nodes = np.full((len(routes), longest), -1, dtype=np.int64)
+    suffix = np.zeros((len(routes), longest + 1), dtype=np.int64)
+    cost = np.array([base[t] for t in terrains], dtype=np.int64)
+    for r, route in enumerate(routes):
+        nodes[r, : len(route)] = route
+        suffix[r, : len(route)] = np.cumsum(cost[route][::-1])[::-1]
+    board = Board(
+        route_nodes=nodes,
+        route_len=np.array([len(r) for r in routes], dtype=np.int64),
+        route_cost=suffix[:, 0].copy(),
+        route_suffix=suffix,
+        node_terrain=np.array([TERRAINS.index(t) for t in terrains], dtype=np.int64),
+        node_base=cost,
+        finish=routes[0][-1],
+    )
+    ids = tuple(str(i) for i in range(len(terrains)))
+    return RaceBoard(None, board, ids, tuple(tuple(ids[i] for i in r) for r in routes))  # type: ignore[arg-type]
+
+
+def test_paths_with_other_curse_levels_or_no_squares_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the Mushroom Curse bites on hills, and only path A has one: it needs more curse
+    # levels than B and C, whose squares B's start and C's are all B's
+    shared = ["plain", "woods", "swamp", "plain", "woods", "plain", "swamp", "plain"]
+    terrains = ["hills", "plain", *shared]
+    run = list(range(2, len(terrains)))
+    prepared = _board(terrains, [[0, *run], [1, *run], run])
+    monkeypatch.setattr(exact, "_SOLVED", {})
+    together = exact_paths(SHORT, character=0, advantage=2, prepared=prepared)
+    levels = {}
+    for letter in "ABC":
+        exact._SOLVED.clear()
+        alone = exact_solo(SHORT, character=0, advantage=2, path=letter, prepared=prepared)
+        assert together[letter] == pytest.approx(alone.expected_rounds, abs=1e-9)
+        levels[letter] = alone.curse_levels
+    assert levels["A"] > 1 and levels["B"] == levels["C"] == 1
+    assert together["C"] < together["B"] < together["A"]
+
+
+def test_every_character_is_its_own_solve() -> None:
+    track = load_preset("swamps-of-the-king")
+    content = load_content()
+    reference = get_ruleset("yummell").exact_reference()["advantage"]
+    rounds = exact_characters(track)
+    assert list(rounds) == list(content.character_names)
+    for index, name in enumerate(content.character_names):
+        alone = exact_solo(track, character=index, advantage=reference)
+        assert rounds[name] == alone.expected_rounds
+    on_b = exact_characters(track, advantage="Climbing", path="B")
+    assert (
+        on_b["The Troll"]
+        == exact_solo(track, character="The Troll", advantage="Climbing", path="B").expected_rounds
+    )
+
+
+SIMULATED_RACES = 60_000  # a standard error of about 0.01 rounds
+
+
+def _agrees(
+    track: Track, exact_rounds: float, character: str, advantage: str, path: str, seed: int
+) -> None:
+    options = RaceOptions(
+        players=1,
+        characters=(character,),
+        advantages=(advantage,),
+        deck="infinite",
+        start_paths=path,
+    )
+    result = simulate(track, options, races=SIMULATED_RACES, seed=seed)
+    z = (result.mean_rounds - exact_rounds) / result.std_error
+    assert abs(z) < 4, (track.name, character, advantage, path, exact_rounds, result.mean_rounds)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", PRESET_SLUGS)
+def test_the_simulator_agrees_on_every_path_and_with_every_character(slug: str) -> None:
+    track = load_preset(slug)
+    content = load_content()
+    # a seed for each check: with one seed, race r is dealt alike on every path and for
+    # every character (common random numbers), and the checks would share their luck
+    seeds = iter(range(100, 200))
+    # a character with a terrain ability and an advantage that makes hills cheaper: the
+    # paths differ in their hills and swamps
+    character, advantage = "The Troll", "Climbing"
+    for path, rounds in exact_paths(track, character=character, advantage=advantage).items():
+        _agrees(track, rounds, character, advantage, path, next(seeds))
+    reference = content.advantage_names[get_ruleset("yummell").exact_reference()["advantage"]]
+    greedy = exact_solo(track, character=0, advantage=reference).path
+    for name, rounds in exact_characters(track).items():
+        _agrees(track, rounds, name, reference, greedy, next(seeds))

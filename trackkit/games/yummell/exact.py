@@ -1,14 +1,20 @@
 """The exact expected length of a solo race: a Markov chain, solved.
 
 With one character, the infinite deck (every draw independent) and the greedy policy, a
-race is a Markov chain over (square along the greedy route, hand as a multiset of four
-card numbers, curse level). A turn only ever ends at or ahead of the square it began on
-(going back follows advancing), so the chain is solved square by square from the finish
-backwards. On a square, at a curse level, only the turns that come back to it couple its
-hands: no card paid for the next square, or one square ahead and sent back by an
-encounter. A hand's chance of coming back as itself is solved for, not iterated, and the
-rest settles in a few Gauss-Seidel sweeps (:func:`_equations`). The result is the exact
-expected number of rounds, free of sampling noise, and the simulator's oracle.
+race is a Markov chain over (square along the route of one start path, the greedy route
+unless another is named; hand as a multiset of four card numbers; curse level). A turn
+only ever ends at or ahead of the square it began on (going back follows advancing), so
+the chain is solved square by square from the finish backwards. On a square, at a curse
+level, only the turns that come back to it couple its hands: no card paid for the next
+square, or one square ahead and sent back by an encounter. A hand's chance of coming back
+as itself is solved for, not iterated, and the rest settles in a few Gauss-Seidel sweeps
+(:func:`_equations`). The result is the exact expected number of rounds, free of sampling
+noise, and the simulator's oracle.
+
+A square's values depend only on the squares ahead of it, so the start paths, which
+differ only in their first few squares, share the rest of their solution: a racer's three
+paths on the presets take about 40% of the time of three solves on their own
+(:func:`exact_paths`).
 
 The rules come from :mod:`trackkit.games.yummell.rules` and the choices from
 :mod:`trackkit.games.yummell.policies` (the same compiled functions the engine plays with).
@@ -42,13 +48,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
+from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
-from trackkit.errors import TrackkitError
+from trackkit.errors import TrackkitError, shown
+from trackkit.games.base import get_ruleset
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
     CARD_ARROW,
@@ -533,6 +541,34 @@ def _settle(
     return MAX_SWEEPS + 1
 
 
+class Solution(NamedTuple):
+    """A chain's values as :func:`_solve` fills them in from the finish backwards: by curse
+    level, row (square + 1, row 0 off the board), hand and value (``CHANCE``, ``ROUNDS``).
+    The finish row holds a finished race's (chance 1, no more rounds); a stuck state's
+    stay 0. The start paths of a track share one: a route shorter than the longest fills
+    its last rows (:func:`_solve_routes`)."""
+
+    expect: np.ndarray  # (levels, squares + 1, hands of four, VALUES)
+    after3: np.ndarray  # (levels, squares + 1, hands of three, VALUES): once refilled
+    # an encounter after moving to a square with each hand held, filled once the square
+    # behind it is solved (or the finish: the race is over)
+    encounter: np.ndarray  # (levels, squares + 1, hands held after moving, VALUES)
+    sweeps: np.ndarray  # (squares + 1,) the sweeps made on each row, every level's
+
+
+def _unsolved(levels: int, squares: int, held: int) -> Solution:
+    """A chain of ``squares`` squares with only its finish row known."""
+    solution = Solution(
+        expect=np.zeros((levels, squares + 1, len(HANDS4), VALUES)),
+        after3=np.zeros((levels, squares + 1, len(HANDS3), VALUES)),
+        encounter=np.zeros((levels, squares + 1, held, VALUES)),
+        sweeps=np.zeros(squares + 1, dtype=np.int64),
+    )
+    for table in (solution.expect, solution.after3, solution.encounter):
+        table[:, squares, :, CHANCE] = 1.0
+    return solution
+
+
 @njit(cache=True)
 def _solve(
     cost: np.ndarray,  # (squares, curse levels) MP to enter each square
@@ -551,23 +587,27 @@ def _solve(
     wins: np.ndarray,  # (k, 9) for creatures: does a card of each number win
     steady: bool,
     encounters: bool,
-) -> tuple[np.ndarray, np.ndarray, int, int]:
+    solution: Solution,  # the rows after ``first`` given, the others filled in here
+    first: int,  # the last square solved: from here back to the start
+    start_row: int,  # the row the route starts on, off the board (its rows come last)
+) -> tuple[np.ndarray, np.ndarray, int]:
     """The chance of finishing and the rounds of the races that finish (``q`` and ``m`` of
-    the module docstring), square by square from the finish, each square's hands at each
-    curse level by Gauss-Seidel sweeps (:func:`_equations`, :func:`_settle`). Returns both
-    values of every hand off the board, the sweeps made (a sweep: one pass over a square's
-    hands that are not yet final, at one curse level, both values at once), and -2 or the
-    square whose sweeps did not settle."""
+    the module docstring), square by square from ``first`` back to the start, each square's
+    hands at each curse level by Gauss-Seidel sweeps (:func:`_equations`, :func:`_settle`),
+    into ``solution``. Returns both values of every hand off the board and -2 or the
+    route's square whose sweeps did not settle.
+
+    A square's values depend only on the squares ahead of it: the rows after ``first`` are
+    read from ``solution`` as given, the finish's alone (:func:`_unsolved`) or those of
+    another start path that ends in the same squares. The squares are those of the last
+    rows, from ``start_row`` on: the rows before it (another path's) are not read. A square
+    is ``row - 1`` here, its row minus ``start_row`` on its route.
+    """
     prob = turn[0]
     squares, levels = cost.shape
     finish = squares - 1
     n4, n3 = prob.shape[0], refilled.shape[0]
-    # values by curse level, square + 1 (0 is off the board), hand and value; the finish
-    # row holds a finished race's (chance 1, no more rounds), a stuck state's stay 0
-    expect = np.zeros((levels, squares + 1, n4, VALUES))
-    after3 = np.zeros((levels, squares + 1, n3, VALUES))  # a 3-card hand's, once refilled
-    expect[:, finish + 1, :, CHANCE] = 1.0
-    after3[:, finish + 1, :, CHANCE] = 1.0
+    expect, after3, encounter = solution.expect, solution.after3, solution.encounter
     lost_value = expect if two else after3
     # where each MP amount carries the character from each square, at each curse level
     reach = np.zeros((levels, squares + 1, MAX_CARD_NUMBER + 1), dtype=np.int64)
@@ -580,10 +620,6 @@ def _solve(
                     i += 1
                 reach[level, start + 1, mp] = i
     challenges = _challenges(kinds, chances, wins, held)
-    # value of an encounter after moving to `end` with each hand held, at each curse level,
-    # filled once the square behind `end` is solved (or the finish: the race is over)
-    encounter = np.zeros((levels, squares + 1, held.shape[0], VALUES))
-    encounter[:, finish + 1, :, CHANCE] = 1.0
     # from a row on, a turn never ends behind it: where no square ahead costs differently
     # at another curse level, every level has the values of level 0 (solved once, copied);
     # where no state ahead can be stuck, a race surely finishes (chance 1)
@@ -616,8 +652,7 @@ def _solve(
     x = np.zeros((VALUES, n4 + n3))
     # the encounter one square ahead, in parts (see `_encounter_parts`)
     near = (np.zeros((levels, held.shape[0], VALUES)), np.zeros(held.shape[0]), 0.0)
-    sweeps = 0
-    for square in range(finish - 1, -2, -1):
+    for square in range(first, start_row - 2, -1):
         row = square + 1
         one_ahead = encounters and square + 1 < finish
         if one_ahead:
@@ -657,9 +692,10 @@ def _solve(
             )
             sure = not doomed[row, level]
             here = _settle(x, equations, work[3][:waiting], named_threes, sure, refilled, refill)
-            sweeps += here
+            solution.sweeps[row] += here
             if here > MAX_SWEEPS:
-                return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], sweeps, square
+                chance, rounds = expect[0, start_row, :, CHANCE], expect[0, start_row, :, ROUNDS]
+                return chance, rounds, square - start_row
             for value in range(VALUES):
                 expect[level, row, :, value] = x[value, :n4]
                 for h in range(n3):
@@ -674,7 +710,7 @@ def _solve(
         if one_ahead:  # this square solved, the encounter one square ahead is known
             for level in range(levels):
                 _combine(square + 1, level, near, encounter, expect, lost_value, lost, keep)
-    return expect[0, 0, :, CHANCE], expect[0, 0, :, ROUNDS], sweeps, -2
+    return expect[0, start_row, :, CHANCE], expect[0, start_row, :, ROUNDS], -2
 
 
 @dataclass(frozen=True)
@@ -683,13 +719,15 @@ class ExactResult:
 
     ``never_finishes`` is the probability that the race can never end (a curse has made
     the next square dearer than any card, and greedy never rests); such a race counts
-    ``MAX_ROUNDS + 1`` rounds in ``expected_rounds``, as in the simulator.
+    ``MAX_ROUNDS + 1`` rounds in ``expected_rounds``, as in the simulator. ``path`` is the
+    start path raced ("A"…).
     """
 
     track: str
     expected_rounds: float
     character: str
     advantage: str
+    path: str
     encounters: bool
     states: int
     sweeps: int
@@ -704,6 +742,7 @@ class ExactResult:
             "never_finishes": self.never_finishes,
             "character": self.character,
             "advantage": self.advantage,
+            "path": self.path,
             "encounters": self.encounters,
             "states": self.states,
             "sweeps": self.sweeps,
@@ -836,11 +875,53 @@ def curse_levels(
     )
 
 
-def _solve_pair(
-    board: Board, content: Content, character: int, advantage: int, encounters: bool
-) -> tuple[float, int, int, float, int]:
-    route = greedy_route(board)
-    nodes = board.route_nodes[route, : board.route_len[route]]
+Solved = tuple[float, int, int, float, int]  # rounds, states, sweeps, never finishes, levels
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """One racer's chain on one start path: what :func:`_solve` reads, and the key its
+    result is kept under (characters and advantages that change nothing in a solo race
+    share one)."""
+
+    nodes: np.ndarray  # the route's squares
+    cost: np.ndarray  # (squares, curse levels) MP to enter each square
+    terrain: np.ndarray  # (squares,)
+    stuck: np.ndarray  # (squares + 1, levels) by row: no card pays for the next square
+    refill: np.ndarray  # (9,) probability of each number at a Replenishment draw
+    cards: tuple[np.ndarray, ...]  # the encounter cards' kinds, params, chances, wins
+    steady: bool
+    encounters: bool
+    two: bool  # draw-two-keep-one
+    key: tuple[Any, ...]
+
+    @property
+    def levels(self) -> int:
+        return int(self.cost.shape[1])
+
+    def shared(self, other: _Chain) -> int:
+        """How many squares ``self`` and ``other`` (the same racer's) end in that cost the
+        same at every curse level and have the same terrain: the rows their solutions
+        share (:func:`_solve_routes`)."""
+        if other.levels != self.levels:
+            return 0
+        count = 0
+        for mine, theirs in zip(self.cost[::-1], other.cost[::-1], strict=False):
+            if (mine != theirs).any() or self.terrain[-1 - count] != other.terrain[-1 - count]:
+                break
+            count += 1
+        return count
+
+
+def _chains(
+    board: Board,
+    routes: list[int],
+    content: Content,
+    character: int,
+    advantage: int,
+    encounters: bool,
+) -> list[_Chain]:
+    """One racer's chain on each of ``routes``."""
     character_row = content.characters[character]
     advantage_row = content.advantages[advantage]
     kinds, params, chances, wins = _encounter_table(content, character_row, advantage_row)
@@ -850,71 +931,142 @@ def _solve_pair(
     numbers = content.deck_numbers().astype(float)
     refill = numbers / numbers.sum()
     highest = int(np.flatnonzero(refill)[-1])
-    levels = curse_levels(
-        board,
-        nodes,
-        character_row,
-        advantage_row,
-        cursed[0] if (encounters and cursed) else None,
-        highest,
-    )
-    cost = np.zeros((len(nodes), levels), dtype=np.int64)
-    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
-    for level in range(levels):
-        curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
-        if cursed:
-            curse[cursed[0]] = level
-        for i, node in enumerate(nodes):
-            cost[i, level] = terrain_cost(
-                board.node_base[node],
-                board.node_terrain[node],
-                character_row,
-                advantage_row,
-                curse,
-                no_events,
-            )
-    # a character whose next square costs more than any card can never move again
-    stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
-    stuck[:-1] = cost > highest
     two = bool(advantage_row[ADV_EFFECT] == Effect.DRAW_TWO_KEEP_ONE)
+    steady = bool(is_steady(character_row, advantage_row))
+    no_events = np.zeros(TERRAIN_COUNT, dtype=np.int64)
+    chains = []
+    for route in routes:
+        nodes = board.route_nodes[route, : board.route_len[route]]
+        levels = curse_levels(
+            board,
+            nodes,
+            character_row,
+            advantage_row,
+            cursed[0] if (encounters and cursed) else None,
+            highest,
+        )
+        cost = np.zeros((len(nodes), levels), dtype=np.int64)
+        for level in range(levels):
+            curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
+            if cursed:
+                curse[cursed[0]] = level
+            for i, node in enumerate(nodes):
+                cost[i, level] = terrain_cost(
+                    board.node_base[node],
+                    board.node_terrain[node],
+                    character_row,
+                    advantage_row,
+                    curse,
+                    no_events,
+                )
+        # a character whose next square costs more than any card can never move again
+        stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
+        stuck[:-1] = cost > highest
+        terrain = board.node_terrain[nodes]
+        arrays = (cost, terrain, refill, kinds, params, chances, wins)
+        key = (*(a.tobytes() for a in arrays), steady, encounters, two)
+        cards_drawn = (kinds, params, chances, wins)
+        chains.append(
+            _Chain(nodes, cost, terrain, stuck, refill, cards_drawn, steady, encounters, two, key)
+        )
+    return chains
+
+
+def _solve_chain(chain: _Chain, solution: Solution, shared: int) -> Solved:
+    """Solve ``chain`` into the last rows of ``solution`` (see :func:`_solve`), where the
+    rows of its last ``shared`` squares (the finish at least) are given."""
+    refill = chain.refill
     below = np.cumsum(refill)
     best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
-    steady = bool(is_steady(character_row, advantage_row))
-    terrain = board.node_terrain[nodes]
-    # characters and advantages that change nothing in a solo race share one solution
-    arrays = (cost, terrain, refill, kinds, params, chances, wins)
-    key = (*(a.tobytes() for a in arrays), steady, encounters, two)
-    if key not in _SOLVED:
-        prob, mp, after, held, lost, keep = _turns(refill.tobytes(), best_of_two.tobytes(), two)
-        chance, finished_rounds, sweeps, failed = _solve(
-            cost,
-            terrain,
-            stuck,
-            refill,
-            (prob, mp, after),
-            held,
-            lost,
-            keep,
-            _refilled(),
-            two,
-            kinds,
-            params,
-            chances,
-            wins,
-            steady,
-            encounters,
-        )
-        _converged(failed, nodes)
-        start_hands = _hand_probabilities(refill)
-        # with no state that can get stuck every race finishes: exactly 1, not a sum of
-        # starting hands' chances rounded
-        finishing = float(start_hands @ chance) if stuck.any() else 1.0
-        rounds = float(start_hands @ finished_rounds) + (MAX_ROUNDS + 1) * (1.0 - finishing)
-        states = (len(nodes) + 1) * len(HANDS4) * levels
+    prob, mp, after, held, lost, keep = _turns(refill.tobytes(), best_of_two.tobytes(), chain.two)
+    kinds, params, chances, wins = chain.cards
+    # the route's squares are the last ones of the solution's: the rows before ``start_row``
+    # are another path's, neither read nor written
+    squares = solution.sweeps.shape[0] - 1
+    start_row = squares - len(chain.nodes)
+    cost = np.zeros((squares, chain.levels), dtype=np.int64)
+    terrain = np.zeros(squares, dtype=np.int64)
+    stuck = np.zeros((squares + 1, chain.levels), dtype=np.bool_)
+    cost[start_row:], terrain[start_row:], stuck[start_row:] = (
+        chain.cost,
+        chain.terrain,
+        chain.stuck,
+    )
+    first = squares - 1 - shared
+    if shared > 1:
+        # the rows of this path's own squares hold another path's values: solved anew from
+        # 0. The encounter row of the first square shared (``first + 2``) holds the other
+        # path's too, but depends on the square behind it, this path's: `_solve` writes it
+        # anew once that square is solved.
+        for table in solution[:3]:
+            table[:, start_row : first + 2] = 0.0
+        solution.sweeps[start_row : first + 2] = 0
+    chance, finished_rounds, failed = _solve(
+        cost,
+        terrain,
+        stuck,
+        refill,
+        (prob, mp, after),
+        held,
+        lost,
+        keep,
+        _refilled(),
+        chain.two,
+        kinds,
+        params,
+        chances,
+        wins,
+        chain.steady,
+        chain.encounters,
+        solution,
+        first,
+        start_row,
+    )
+    _converged(failed, chain.nodes)
+    start_hands = _hand_probabilities(refill)
+    # with no state that can get stuck every race finishes: exactly 1, not a sum of
+    # starting hands' chances rounded
+    finishing = float(start_hands @ chance) if chain.stuck.any() else 1.0
+    rounds = float(start_hands @ finished_rounds) + (MAX_ROUNDS + 1) * (1.0 - finishing)
+    states = (len(chain.nodes) + 1) * len(HANDS4) * chain.levels
+    sweeps = int(solution.sweeps[start_row:].sum())
+    return rounds, states, sweeps, 1.0 - finishing, chain.levels
+
+
+def _solve_routes(
+    board: Board,
+    content: Content,
+    character: int,
+    advantage: int,
+    encounters: bool,
+    routes: list[int],
+) -> list[Solved]:
+    """One racer's result on each of ``routes``.
+
+    The start paths differ only in their first squares. The longest route not solved
+    before is solved in full; every other one, in the same tables, only on its own
+    squares: the rows of the squares it ends in alike with the route solved before it are
+    that route's already (a square's values depend only on the squares ahead of it). The
+    values are those of solving each route on its own: the same operations on the same
+    numbers.
+    """
+    chains = _chains(board, routes, content, character, advantage, encounters)
+    found = {c.key: _SOLVED[c.key] for c in chains if c.key in _SOLVED}
+    # the tables of the route solved last, and that route
+    solution, last = None, None
+    for chain in sorted(chains, key=lambda c: -len(c.nodes)):  # the first of equals first
+        if chain.key in found:
+            continue
+        shared = chain.shared(last) if last is not None else 0
+        if solution is None or shared == 0:  # no squares alike (curse levels differ)
+            held = len(HANDS5) if chain.two else len(HANDS4)
+            solution, shared = _unsolved(chain.levels, len(chain.nodes), held), 1
+        found[chain.key] = _solve_chain(chain, solution, shared)
+        last = chain
         if len(_SOLVED) >= KEEP_SOLVED:  # a sweep solves millions of tracks: forget the oldest
             del _SOLVED[next(iter(_SOLVED))]
-        _SOLVED[key] = (rounds, states, sweeps, 1.0 - finishing, levels)
-    return _SOLVED[key]
+        _SOLVED[chain.key] = found[chain.key]
+    return [found[c.key] for c in chains]
 
 
 def _converged(failed: int, nodes: np.ndarray) -> None:
@@ -928,30 +1080,29 @@ def _converged(failed: int, nodes: np.ndarray) -> None:
 
 
 def _solve_pairs(
-    board: Board, content: Content, pairs: list[tuple[int, int]], encounters: bool
-) -> list[tuple[float, int, int, float, int]]:
-    return [_solve_pair(board, content, c, a, encounters) for c, a in pairs]
+    board: Board, content: Content, pairs: list[tuple[int, int]], encounters: bool, route: int
+) -> list[Solved]:
+    return [_solve_routes(board, content, c, a, encounters, [route])[0] for c, a in pairs]
 
 
-def exact_solo(
-    track: Track,
-    *,
-    character: str | int | None = None,
-    advantage: str | int | None = None,
-    encounters: bool = True,
-    content: Content | None = None,
-    workers: int = 2,
-    prepared: RaceBoard | None = None,
-) -> ExactResult:
-    """The exact expected rounds of a solo greedy race with the infinite deck.
+def _route(board: Board, path: str | None) -> int:
+    """The index of start path ``path`` ("A"…), or the greedy route's when it is None."""
+    if path is None:
+        return greedy_route(board)
+    labels = [start_path_label(r) for r in range(len(board.route_len))]
+    if path not in labels:
+        raise TrackkitError(
+            f"the track's start tile has paths {', '.join(labels)}; there is no start path "
+            f"{shown(str(path), 40)!r}"
+        )
+    return labels.index(path)
 
-    ``character`` and ``advantage`` (names or indices) fix who races; left out, the result
-    is the average over every character and advantage dealt at random, as a simulation
-    that deals them would estimate (the pairs are solved on ``workers`` processes).
-    ``prepared`` is ``track``'s race board when the caller has it already (a profile, after
-    its simulation), so the track is not composed again.
-    """
-    content = content or load_content()
+
+def _racer(
+    content: Content, character: str | int | None, advantage: str | int | None
+) -> tuple[list[int], list[int]]:
+    """The characters and advantages (indices) a solo race is solved for: the one named,
+    or every one when it is None (dealt at random)."""
     options = RaceOptions(
         players=1,
         characters=(character,) if character is not None else (),
@@ -962,21 +1113,49 @@ def exact_solo(
     characters = (
         [int(options.character_indices()[0])]
         if character is not None
-        else range(len(content.character_names))
+        else list(range(len(content.character_names)))
     )
     advantages = (
         [int(options.advantage_indices()[0])]
         if advantage is not None
-        else range(len(content.advantage_names))
+        else list(range(len(content.advantage_names)))
     )
+    return characters, advantages
+
+
+def exact_solo(
+    track: Track,
+    *,
+    character: str | int | None = None,
+    advantage: str | int | None = None,
+    path: str | None = None,
+    encounters: bool = True,
+    content: Content | None = None,
+    workers: int = 2,
+    prepared: RaceBoard | None = None,
+) -> ExactResult:
+    """The exact expected rounds of a solo greedy race with the infinite deck.
+
+    ``character`` and ``advantage`` (names or indices) fix who races; left out, the result
+    is the average over every character and advantage dealt at random, as a simulation
+    that deals them would estimate (the pairs are solved on ``workers`` processes).
+    ``path`` is the start path raced ("A"…), or None for the greedy route (the start path
+    with the lowest total MP, the one greedy takes). ``prepared`` is ``track``'s race board
+    when the caller has it already (a profile, after its simulation), so the track is not
+    composed again.
+    """
+    content = content or load_content()
+    characters, advantages = _racer(content, character, advantage)
     board = (prepared or race_board(track)).board
+    route = _route(board, path)
     pairs = [(c, a) for c in characters for a in advantages]
     if workers > 1 and len(pairs) > 8:
         chunks = [pairs[i::workers] for i in range(workers)]
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [
-                pool.submit(_solve_pairs, board, content, chunk, encounters) for chunk in chunks
+                pool.submit(_solve_pairs, board, content, chunk, encounters, route)
+                for chunk in chunks
             ]
             solved = dict(
                 zip(
@@ -986,7 +1165,9 @@ def exact_solo(
                 )
             )
     else:
-        solved = dict(zip(pairs, _solve_pairs(board, content, pairs, encounters), strict=True))
+        solved = dict(
+            zip(pairs, _solve_pairs(board, content, pairs, encounters, route), strict=True)
+        )
     values = [solved[pair][0] for pair in pairs]
     states = max(r[1] for r in solved.values())
     sweeps = max(r[2] for r in solved.values())
@@ -995,6 +1176,7 @@ def exact_solo(
         expected_rounds=float(np.mean(values)),
         character=content.character_names[characters[0]] if character is not None else "random",
         advantage=content.advantage_names[advantages[0]] if advantage is not None else "random",
+        path=start_path_label(route),
         encounters=encounters,
         states=states,
         sweeps=sweeps,
@@ -1004,7 +1186,61 @@ def exact_solo(
     )
 
 
+def exact_paths(
+    track: Track,
+    *,
+    character: str | int,
+    advantage: str | int,
+    encounters: bool = True,
+    content: Content | None = None,
+    prepared: RaceBoard | None = None,
+) -> dict[str, float]:
+    """The exact expected rounds of one racer's solo race on each start path, by the
+    path's letter: each as :func:`exact_solo` with that ``path`` gives it, solved together
+    (the paths share every square after their first few, solved once).
+
+    >>> from trackkit.games.yummell.presets import load_preset
+    >>> paths = exact_paths(load_preset("first-run"), character=0, advantage=0)
+    >>> sorted(paths), min(paths, key=paths.get)
+    (['A', 'B', 'C'], 'A')
+    """
+    content = content or load_content()
+    (who,), (what,) = _racer(content, character, advantage)
+    board = (prepared or race_board(track)).board
+    routes = list(range(len(board.route_len)))
+    solved = _solve_routes(board, content, who, what, encounters, routes)
+    return {start_path_label(r): result[0] for r, result in zip(routes, solved, strict=True)}
+
+
+def exact_characters(
+    track: Track,
+    *,
+    advantage: str | int | None = None,
+    path: str | None = None,
+    encounters: bool = True,
+    content: Content | None = None,
+    prepared: RaceBoard | None = None,
+) -> dict[str, float]:
+    """The exact expected rounds of each character's solo race with ``advantage`` (by
+    default the ruleset's reference advantage, one that does nothing in a solo race), by
+    the character's name, on start path ``path`` (None: the greedy route). Characters
+    whose ability changes nothing here share one solution.
+    """
+    content = content or load_content()
+    if advantage is None:
+        advantage = get_ruleset("yummell").exact_reference(content)["advantage"]
+    characters, (what,) = _racer(content, None, advantage)
+    board = (prepared or race_board(track)).board
+    route = _route(board, path)
+    return {
+        content.character_names[c]: _solve_routes(board, content, c, what, encounters, [route])[0][
+            0
+        ]
+        for c in characters
+    }
+
+
 # solutions by their inputs: characters and advantages that change nothing in a solo race,
 # and the same track asked for again, share one (the latest KEEP_SOLVED, in solving order)
 KEEP_SOLVED = 4096
-_SOLVED: dict[tuple[Any, ...], tuple[float, int, int, float, int]] = {}
+_SOLVED: dict[tuple[Any, ...], Solved] = {}
