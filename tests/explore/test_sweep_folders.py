@@ -171,6 +171,23 @@ def test_a_manifest_that_is_no_flat_object_is_refused_before_parsing(
     _one_clean_line(err)
 
 
+def test_a_sweep_of_an_older_trackkit_is_refused_by_name(base: Path, tmp_path: Path) -> None:
+    # format 1 raced each track with its own seed and had no reference: its figures mean
+    # something else, so it is refused rather than mixed with today's
+    folder = _copy(base, tmp_path)
+    manifest = json.loads((folder / MANIFEST).read_text("utf-8"))
+    old = {k: v for k, v in manifest.items() if k not in NEW_FIELDS} | {"format": 1}
+    (folder / MANIFEST).write_text(json.dumps(old), "utf-8")
+    with pytest.raises(SweepFolderError, match="an older trackkit .format 1"):
+        read_manifest(folder)
+    code, _, err = _cli("find", str(folder))
+    assert code == 2 and "sweep again into a new folder" in err
+    _one_clean_line(err)
+
+
+NEW_FIELDS = ("precision", "max_races", "characters", "sample_seed")
+
+
 def test_a_manifest_that_is_a_named_pipe_is_refused_at_once(base: Path, tmp_path: Path) -> None:
     folder = _copy(base, tmp_path)
     (folder / MANIFEST).unlink()
