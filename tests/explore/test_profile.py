@@ -8,7 +8,16 @@ import math
 import pytest
 
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import FIGURE_KEYS, FIGURES, profile_track, reference, wilson
+from trackkit.explore.profile import (
+    FIGURE_KEYS,
+    FIGURES,
+    REFERENCE_DRAW,
+    REFERENCE_TRACKS,
+    profile_track,
+    reference,
+    reference_tracks,
+    wilson,
+)
 from trackkit.games import get_ruleset
 from trackkit.games.snowtails.presets import load_preset as load_snow_track
 from trackkit.games.yummell.exact import exact_solo
@@ -70,26 +79,37 @@ def test_same_seed_same_profile_other_seed_other_profile() -> None:
 
 def test_balance_is_the_share_of_wins_the_track_moves_from_the_reference(king) -> None:
     # computed by hand from the profile's own table: half the sum over characters of
-    # |wins here - entries here × the reference's win rate|, over the races
+    # entries × (|win rate here - on the reference| less two standard errors, or 0),
+    # over the races
     moved = 0.0
     for row in king.details["characters"]:
-        wins = (row["win_rate"] or 0.0) * row["entries"]
-        moved += abs(wins - row["entries"] * row["reference_win_rate"])
+        rate, there, n = row["win_rate"] or 0.0, row["reference_win_rate"], row["entries"]
+        noise = 2 * math.sqrt(there * (1 - there) / n)
+        moved += n * max(0.0, abs(rate - there) - noise)
     assert king["unfair_character"] == pytest.approx(moved / 2 / king.races)
+    assert king["unfair_character"] > 0  # King of Toads moves wins: Character 4's swamps
     tilted = max(king.details["characters"], key=lambda r: abs(r["difference"] or 0))
     assert king["character_tilt"] == pytest.approx(abs(tilted["difference"]))
 
 
-def test_the_reference_is_the_presets_raced_alike() -> None:
+def test_the_reference_is_a_fixed_draw_of_the_space_raced_alike() -> None:
     ruleset = get_ruleset("yummell")
     options = RaceOptions(players=3, start_paths="dealt")
+    panel = reference_tracks(ruleset, 3)
+    space = ruleset.track_space(3)
+    assert len(panel) == REFERENCE_TRACKS
+    assert [t.name for t in panel] == [t.name for t in space.sample(30, REFERENCE_DRAW)]
     entries, wins = reference(ruleset, options, 250, 9)
     by_hand = sum(
-        simulate(ruleset.load_preset(slug), options, races=250, seed=9).totals.groups["character"]
-        for slug in ruleset.presets()
+        simulate(track, options, races=250, seed=9).totals.groups["character"]
+        for track in panel
     )
     assert list(entries) == list(by_hand[0]) and list(wins) == list(by_hand[1])
-    assert entries.sum() == 6 * 250 * 3
+    assert entries.sum() == REFERENCE_TRACKS * 250 * 3
+    # one player is outside the building rule: no space, so the presets stand in
+    assert [t.name for t in reference_tracks(ruleset, 1)] == [
+        ruleset.load_preset(slug).name for slug in ruleset.presets()
+    ]
 
 
 def test_a_track_that_is_the_reference_moves_nothing() -> None:

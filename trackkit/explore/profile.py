@@ -4,18 +4,19 @@ in the README; every sampled figure comes with its 95% interval (``KEY_low``/``K
 
 **What is measured, and how.** A profile races the track with the game's profile options
 (Yummell: greedy racers whose start paths are *dealt* in turn, so every path starts as many
-racers) and races the six presets with the same options, the same seed and the same number
-of races: the reference, "an average track". Race ``r`` of a seed is dealt, shuffled and
-ordered alike on every track (common random numbers), so the roster's own strengths and the
-luck of the deal fall out of the difference, and what remains is what the track does.
+racers) and races the reference, "an average track", with the same options, the same seed
+and the same number of races: 30 tracks drawn uniformly from the game's space of legal
+tracks for that many players (a fixed draw; the presets where there is no such space).
+Race ``r`` of a seed is dealt, shuffled and ordered alike on every track (common random
+numbers), so the roster's own strengths and the luck of the deal fall out of the
+difference, and what remains is what the track does.
 
 - ``balance`` is one minus ``unfair_character``: the share of all wins that this track
-  moves between characters compared with the reference (half the sum over characters of
-  ``|share of races won here - share won on the reference|``, each share at this track's
-  entries). 1 is a track that treats every character as an average track does; 0.9 moves
-  one win in ten. It measures the track, not the roster: a roster that is unbalanced
-  everywhere leaves it at 1. Noise inflates it a little, equally for every track profiled
-  with the same races.
+  moves between characters compared with an average track, beyond noise (half the sum over
+  characters of ``entries / races × max(0, |win rate here - win rate there| - 2 se)``,
+  :func:`moved_wins`). 1 is a track that treats every character as an average track does,
+  as far as the races can tell; 0.9 moves one win in ten. It measures the track, not the
+  roster: a roster that is unbalanced everywhere leaves it at 1.
 - ``character_tilt``: how far the track moves the win rate of the character it moves most
   (0.06: by 6 points, up or down); the character, and which way, are in the profile's
   ``characters`` table and its verdict.
@@ -30,7 +31,10 @@ sampled figure a parametric bootstrap (:data:`BOOTSTRAP_DRAWS` draws seeded from
 profile's seed): wins redrawn as binomials from each label's entries and win rate, on the
 track and on the reference, race lengths as a multinomial over the lengths seen. The
 bootstrap treats the track and the reference as independent, so the interval is a little
-wide where common numbers make them move together.
+wide where common numbers make them move together. ``unfair_character`` (and so
+``balance``) takes its low end from the noise-corrected figure's draws and its high end
+from the plain distance's: each is pushed its own way by noise, so the interval is wide on
+purpose and never claims a certainty the races do not have.
 
 **Precision you choose.** With ``precision``, races are added (doubling) until the balance
 interval's half-width is at most ``precision`` or ``max_races`` are run; the profile says
@@ -191,7 +195,7 @@ def profile_track(
     reference_races: int | None = None,
 ) -> TrackProfile:
     """Profile ``track``: ``races`` races of ``players`` (:func:`profile_options`, or
-    ``options``) beside the same races on the presets (the reference), the exact solo
+    ``options``) beside the same races on an average track (:func:`reference`), the exact solo
     figures of the reference racer on each start path (``exact``) and of each character
     (``characters``, with ``exact``).
 
@@ -260,9 +264,11 @@ def exact_figures(
     """The exact solo figures: the reference racer's rounds on the greedy route and on each
     start path, and (``characters``) each character's; the tables go into ``details``."""
     reference_racer = ruleset.exact_reference()
+    # every path at once first (one full solve, then each other path on its own squares);
+    # the greedy route's solve is then one of them, from the solver's cache
+    paths = ruleset.exact_paths(track, prepared=board, **reference_racer)
     solved = ruleset.exact_solo(track, prepared=board, **reference_racer)
     values = {"exact_rounds": solved.expected_rounds}
-    paths = ruleset.exact_paths(track, prepared=board, **reference_racer)
     for letter, rounds in paths.items():
         values[f"path_rounds_{letter.lower()}"] = rounds
     values["path_spread"] = max(paths.values()) - min(paths.values())
@@ -276,22 +282,43 @@ def exact_figures(
     return values
 
 
-# --- the reference: the presets raced alike -----------------------------------------------
+# --- the reference: an average track, raced alike -------------------------------------------
 
+REFERENCE_TRACKS = 30  # tracks of the panel that stands for the space's average track
+REFERENCE_DRAW = 20261125  # the panel's fixed draw: the same reference for every profile
 _REFERENCE: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
 KEEP_REFERENCES = 16
 
 
+def reference_tracks(ruleset: Any, players: int) -> tuple[Any, ...]:
+    """The tracks that stand for an average track of ``players``: :data:`REFERENCE_TRACKS`
+    drawn uniformly (a fixed draw) from the game's space of legal tracks for that many
+    players, or the game's presets when it has no such space."""
+    key = (ruleset.name, players)
+    if key not in _PANELS:
+        bounds = ruleset.players
+        space = getattr(ruleset, "track_space", None)
+        if space is not None and bounds.build_min <= players <= bounds.build_max:
+            _PANELS[key] = tuple(space(players).sample(REFERENCE_TRACKS, REFERENCE_DRAW))
+        else:
+            _PANELS[key] = tuple(ruleset.load_preset(slug) for slug in ruleset.presets())
+    return _PANELS[key]
+
+
+_PANELS: dict[tuple[str, int], tuple[Any, ...]] = {}
+
+
 def reference(ruleset: Any, options: Any, races: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Entries and wins of each character over the game's presets, each raced ``races``
-    times with ``options`` and ``seed`` (kept: a sweep asks for the same one for every
-    track)."""
+    """Entries and wins of each character on an average track (:func:`reference_tracks`),
+    each track raced ``races`` times with ``options`` and ``seed``: the very races the
+    profiled track runs (common random numbers), so the luck they share cancels from the
+    difference. Kept: a sweep asks for the same one for every track."""
     content = getattr(options, "content", None)
     key = (ruleset.name, options, str(getattr(content, "folder", "")), races, seed)
     if key not in _REFERENCE:
         entries, wins = 0, 0
-        for slug in ruleset.presets():
-            result = simulate(ruleset.load_preset(slug), options, races=races, seed=seed)
+        for track in reference_tracks(ruleset, options.players):
+            result = simulate(track, options, races=races, seed=seed)
             table = result.totals.groups["character"]
             entries, wins = entries + table[0], wins + table[1]
         if len(_REFERENCE) >= KEEP_REFERENCES:
@@ -321,7 +348,7 @@ def character_fairness(
     rate = np.divide(wins, entries, out=np.zeros_like(wins), where=entries > 0)
     ref_rate = np.divide(ref_wins, ref_entries, out=np.zeros_like(ref_wins), where=ref_entries > 0)
     raced = entries > 0
-    moved = 0.5 * float(np.abs(wins - entries * ref_rate).sum()) / races
+    moved = float(moved_wins(entries, rate, ref_rate, races))
     delta = np.where(raced, rate - ref_rate, 0.0)
     most = int(np.argmax(np.abs(delta)))
     # the bootstrap: wins redrawn on the track and on the reference
@@ -334,10 +361,13 @@ def character_fairness(
     ref_rates = np.divide(
         ref_draws, ref_entries, out=np.zeros_like(ref_draws), where=ref_entries > 0
     )
-    moved_b = 0.5 * np.abs(draws - entries * ref_rates).sum(axis=1) / races
     rates_b = np.divide(draws, entries, out=np.zeros_like(draws), where=entries > 0)
     delta_b = np.where(raced, rates_b - ref_rates, 0.0)
-    low, high = _percentiles(moved_b)
+    # the noise-corrected figure is pushed down by noise, the plain distance up: the low
+    # end from the one, the high end from the other (wide on purpose, never [0, 0] where
+    # the races cannot tell)
+    low = _percentiles(moved_wins(entries, rates_b, ref_rates, races))[0]
+    high = _percentiles(moved_wins(entries, rates_b, ref_rates, races, noise_errors=0.0))[1]
     values = {
         "balance": 1.0 - moved,
         "balance_low": max(0.0, 1.0 - high),
@@ -365,6 +395,28 @@ def character_fairness(
             }
         )
     return CharacterFairness(values, rows)
+
+
+NOISE_ERRORS = 2.0  # standard errors of each character's win rate counted as noise
+
+
+def moved_wins(
+    entries: np.ndarray,
+    rate: np.ndarray,
+    ref_rate: np.ndarray,
+    races: float,
+    noise_errors: float = NOISE_ERRORS,
+) -> Any:
+    """The share of wins a track moves between characters, beyond noise: half the sum over
+        characters of ``entries / races × max(0, |rate - ref_rate| - noise_errors × se)``,
+        ``se`` the binomial standard error of the rate in that many entries (the last axis runs
+        over characters; leading axes are bootstrap draws). A character whose rate moved by
+        less than noise could move it counts for nothing, so the figure says what the races can
+        tell from luck; with more races it tends to the plain total variation distance (which
+    ``noise_errors=0`` gives)."""
+    se = np.sqrt(ref_rate * (1 - ref_rate) / np.maximum(entries, 1))
+    beyond = np.maximum(0.0, np.abs(rate - ref_rate) - noise_errors * se)
+    return 0.5 * (entries * np.where(entries > 0, beyond, 0.0)).sum(axis=-1) / races
 
 
 def _percentiles(draws: np.ndarray) -> tuple[float, float]:

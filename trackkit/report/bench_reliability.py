@@ -128,13 +128,17 @@ def _correlations(a: list[dict[str, float]], b: list[dict[str, float]]) -> dict[
 def retest_sweeps(first: str | Path, second: str | Path) -> Retest:
     """Two sweeps of the same tracks (other seeds), joined on rank: each sampled figure's
     rank correlation between them."""
-    from trackkit.explore.sweep import read_sweep
+    from trackkit.explore.sweep import read_manifest, read_sweep
 
-    a, b = read_sweep(first), read_sweep(second)
-    if a.plan.seed == b.plan.seed:
+    plans = [read_manifest(folder) for folder in (first, second)]
+    if any(plan is None for plan in plans):
+        raise TrackkitError("a retest compares two sweep folders (trackkit sweep --out)")
+    a, b = plans
+    assert a is not None and b is not None
+    if a.seed == b.seed:
         raise TrackkitError("the two sweeps have the same seed: a retest needs two seeds")
-    left = a.table.to_pandas().set_index("rank")
-    right = b.table.to_pandas().set_index("rank")
+    left = read_sweep(first).to_pandas().set_index("rank")
+    right = read_sweep(second).to_pandas().set_index("rank")
     shared = left.index.intersection(right.index)
     if len(shared) < 3:
         raise TrackkitError(
@@ -143,9 +147,9 @@ def retest_sweeps(first: str | Path, second: str | Path) -> Retest:
         )
     keys = [k for k in RETESTED if k in left.columns and k in right.columns]
     return Retest(
-        what=f"two sweeps of {a.plan.players}-player tracks (seeds {a.plan.seed}, {b.plan.seed})",
+        what=f"two sweeps of {a.players}-player tracks (seeds {a.seed}, {b.seed})",
         tracks=len(shared),
-        races=a.plan.races,
+        races=a.races,
         correlations={k: spearman(left.loc[shared, k], right.loc[shared, k]) for k in keys},
     )
 

@@ -97,7 +97,7 @@ def balance_sentence(profile: TrackProfile) -> str:
         return ""
     return (
         f"In all, the track moves {100 * v['unfair_character']:.1f}% of the wins between "
-        f"characters against an average track (balance {v['balance']:.3f}, 95%: "
+        f"characters against an average track, beyond noise (balance {v['balance']:.3f}, 95%: "
         f"{v['balance_low']:.3f} to {v['balance_high']:.3f}; {profile.races:,} races)."
     )
 
