@@ -128,7 +128,7 @@ def _one_clean_line(err: str) -> None:
         ({"exact": "yes"}, "exact"),
         ({"tileset_fingerprint": "\x1b[31mred"}, "tileset_fingerprint"),
         ({"tileset": "\x1b]0;title\x07"}, "tileset"),
-        ({"format": 2}, "format"),
+        ({"format": 3}, "format"),
         ({"surprise": 1}, "surprise"),
     ],
 )
@@ -552,15 +552,16 @@ def app_limits() -> Iterator[None]:
 
 
 def test_the_documented_sweeps_fit_the_command_lines_limit() -> None:
-    plan_sweep(PresetSpace(size=26_640), races=200)  # the full 4-player sweep
-    plan_sweep(PresetSpace(size=210_240), races=200)  # the full 5-player sweep
-    plan_sweep(PresetSpace(size=9_400_320), races=200)  # the full 8-player sweep
-    plan_sweep(PresetSpace(size=9_400_320), races=1_000, sample=100_000)
+    plan_sweep(PresetSpace(size=26_640))  # the full 4-player sweep, at the default races
+    plan_sweep(PresetSpace(size=210_240))  # the full 5-player sweep
+    plan_sweep(PresetSpace(size=9_400_320))  # the full 8-player sweep
+    plan_sweep(PresetSpace(size=9_400_320), races=10_000, sample=100_000)
     with pytest.raises(
         CostLimitError,
-        match=r"this sweep \(9,400,320 tracks × 1,000 races each\) would need 9,400,320,000 races in all",
+        match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 3,000 races "
+        r"each\) would need 28,201,050,000 races in all",
     ):
-        plan_sweep(PresetSpace(size=9_400_320), races=1_000)
+        plan_sweep(PresetSpace(size=9_400_320), races=3_000)
 
 
 def test_the_app_allows_its_small_sweep_and_refuses_a_large_one(app_limits: None) -> None:

@@ -56,7 +56,13 @@ from pydantic import (
 from trackkit.board.datafile import describe_os_error, first_problem, read_bytes
 from trackkit.board.track import DEFAULT_GAME, GAME_NAME, MAX_PATH
 from trackkit.errors import LocatedError, TrackkitError, shown
-from trackkit.explore.profile import FIGURE_KEYS, PROFILE_RACES, profile_options, profile_track
+from trackkit.explore.profile import (
+    FIGURE_KEYS,
+    PROFILE_RACES,
+    REFERENCE_TRACKS,
+    profile_options,
+    profile_track,
+)
 from trackkit.limits import SWEEP_RACES
 
 MANIFEST = "sweep.json"
@@ -295,8 +301,13 @@ def plan_sweep(
         )
     tracks = size if sample is None else sample
     each = max(races, most)
-    doing = f"this sweep ({tracks:,} tracks × {each:,} races each)"
-    SWEEP_RACES.check(tracks * each, doing)
+    # the average track every profile is measured against is raced too (once a worker)
+    raced = tracks + REFERENCE_TRACKS
+    doing = (
+        f"this sweep ({tracks:,} tracks and the {REFERENCE_TRACKS} of an average track × "
+        f"{each:,} races each)"
+    )
+    SWEEP_RACES.check(raced * each, doing)
     tileset = space.tileset
     game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
