@@ -129,7 +129,7 @@ def test_the_design_being_edited_is_marked_on_its_dot(sweeps, monkeypatch) -> No
     at.run()
     assert not at.exception
     dots, design = _chart(at)["data"]
-    assert design["marker"]["symbol"] == "star" and design["customdata"] == [[rank]]
+    assert design["marker"]["symbol"] == "circle-open" and design["customdata"] == [[rank]]
     where = [r[0] for r in dots["customdata"]].index(rank)
     assert (design["x"], design["y"]) == ([dots["x"][where]], [dots["y"][where]])
     assert any(f"is track #{rank} of this sweep" in c.value for c in at.caption)

@@ -233,8 +233,6 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
             name="balance (95% interval)",
             marker_color=colours,
             opacity=0.8,
-            text=[f"{r.balance:.3f}" for r in rows],
-            textposition="inside",
             error_x=dict(
                 type="data",
                 array=[r.balance_high - r.balance for r in rows],
@@ -248,7 +246,8 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
     figure.update_xaxes(title_text="balance", range=list(_balance_axis(rows)), row=1, col=2)
     figure.update_yaxes(autorange="reversed")
     figure.update_layout(
-        height=max(300, 120 + 45 * len(rows)),
-        legend=dict(orientation="h", yanchor="top", y=-0.2),
+        height=max(360, 170 + 45 * len(rows)),
+        legend=dict(orientation="h", yanchor="bottom", y=1.12, x=0),
+        margin=dict(t=110),
     )
     return figure

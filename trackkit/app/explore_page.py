@@ -250,13 +250,6 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
     if again is not None:
         columns[f"Again ({again.races:,} races)"] = again.values
     keys = [k for k in TITLES if any(_finite(values.get(k)) for values in columns.values())]
-    right.dataframe(figures_table(columns, keys, TITLES), hide_index=True)
-    if again is not None:
-        right.markdown(plain(verdict(again)))
-        right.caption(
-            "Again: with the sweep's seed (its first races are the sweep's own) and the "
-            "presets raced as often."
-        )
     if races:
         right.button(
             f"Profile again with {races:,} races",
@@ -269,9 +262,16 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
         )
     else:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
-    if st.button("Open in Design", icon=":material/extension:", key="explore-open"):
+    if right.button("Open in Design", icon=":material/extension:", key="explore-open"):
         common.set_design(common.design().opened(track))
         st.switch_page(_design_page())
+    if again is not None:
+        right.markdown(plain(verdict(again)))
+        right.caption(
+            "Again: with the sweep's seed (its first races are the sweep's own) and the "
+            "presets raced as often."
+        )
+    st.dataframe(figures_table(columns, keys, TITLES), hide_index=True)
 
 
 def _finite(value: Any) -> bool:
@@ -408,17 +408,20 @@ class DesignMark:
         figures = f"{length} rounds, balance {balance}"
         name = plain(escaped(self.name, 80))
         if self.rank is not None:
-            return f"★ Your design, {name}, is track #{self.rank} of this sweep: {figures}."
-        return f"◆ Your design, {name}, is not in this sweep; profiled like its tracks: {figures}."
+            return f"Ringed: your design, {name}, is track #{self.rank} of this sweep: {figures}."
+        return (
+            f"Red diamond: your design, {name}, is not in this sweep; profiled like its "
+            f"tracks: {figures}."
+        )
 
     def trace(self, bars: bool) -> go.Scattergl:
         v = self.values
-        marker = {
-            "symbol": "star" if self.rank is not None else "diamond",
-            "size": 18,
-            "color": DESIGN_COLOUR,
-            "line": {"color": "white", "width": 1.5},
-        }
+        if self.rank is not None:  # a ring around its own dot
+            marker = {"symbol": "circle-open", "size": 20, "color": DESIGN_COLOUR}
+            marker["line"] = {"color": DESIGN_COLOUR, "width": 3}
+        else:
+            marker = {"symbol": "diamond", "size": 16, "color": DESIGN_COLOUR}
+            marker["line"] = {"color": "white", "width": 1.5}
         extra: dict[str, Any] = {}
         if bars and _finite(v.get("balance_low")) and _finite(v.get("rounds_mean_low")):
             extra["error_x"] = {
