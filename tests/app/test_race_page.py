@@ -138,6 +138,13 @@ def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track(
     assert all(float(r) > 0 for r in paths["Exact solo rounds"])
 
 
+def test_the_start_paths_offered_are_the_engines_each_in_words() -> None:
+    from trackkit.app.race_page import PATH_CHOICES
+    from trackkit.games.yummell.setup import START_PATHS
+
+    assert set(PATH_CHOICES) == set(START_PATHS)
+
+
 def test_chosen_start_paths_leave_the_greedy_racers_on_the_cheapest() -> None:
     at = race_page().run()
     at.selectbox(key="race-start-paths").set_value("chosen")

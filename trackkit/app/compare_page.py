@@ -11,6 +11,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from trackkit.app.choices import current_design, kept, players_slider, wait_for_engine
+from trackkit.app.fairness import interval_bars
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_options
@@ -205,10 +206,8 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
             orientation="h",
             name="simulated length (95% interval)",
             marker_color=colours,
-            error_x=dict(
-                type="data",
-                array=[r.ci95[1] - r.mean_rounds for r in rows],
-                arrayminus=[r.mean_rounds - r.ci95[0] for r in rows],
+            error_x=interval_bars(
+                [r.mean_rounds for r in rows], [r.ci95[0] for r in rows], [r.ci95[1] for r in rows]
             ),
         ),
         row=1,
@@ -233,10 +232,10 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
             name="balance (95% interval)",
             marker_color=colours,
             opacity=0.8,
-            error_x=dict(
-                type="data",
-                array=[r.balance_high - r.balance for r in rows],
-                arrayminus=[r.balance - r.balance_low for r in rows],
+            error_x=interval_bars(
+                [r.balance for r in rows],
+                [r.balance_low for r in rows],
+                [r.balance_high for r in rows],
             ),
         ),
         row=1,

@@ -25,7 +25,7 @@ import streamlit as st
 from trackkit.app import common
 from trackkit.app.child import run_small_sweep
 from trackkit.app.choices import current_design, kept, wait_for_engine
-from trackkit.app.fairness import figures_table, plain, with_interval
+from trackkit.app.fairness import figures_table, interval_bars, plain, with_interval
 from trackkit.app.runs import (
     Progress,
     check_profile_cost,
@@ -54,6 +54,7 @@ AGAIN = 5  # a track profiled again races this many times the sweep's races (wit
 KEEP_PROFILES = 32
 TITLES = {f.key: f.title for f in FIGURES}
 DESIGN_COLOUR = "#c0392b"
+SWEEP_BARS = {"color": "rgba(80, 80, 80, 0.35)", "thickness": 1, "width": 0}  # many, faint
 AGAIN_WANTED = "explore-again-wanted"  # the rank whose "profile again" was pressed
 DESIGN_SKIPPED = "explore-design-skipped"  # a design profile cancelled or failed: not again
 
@@ -192,10 +193,12 @@ def _scatter(frame: Any, colour: str, bars: bool, design: DesignMark | None) -> 
         "<extra></extra>",
     }
     if bars and {"rounds_mean_low", "balance_low"} <= set(frame.columns):
-        dots["error_x"] = _error_bars(
-            frame["rounds_mean"], frame["rounds_mean_low"], frame["rounds_mean_high"]
+        dots["error_x"], dots["error_y"] = (
+            interval_bars(
+                *(frame[f"{key}{end}"].tolist() for end in ("", "_low", "_high")), **SWEEP_BARS
+            )
+            for key in ("rounds_mean", "balance")
         )
-        dots["error_y"] = _error_bars(frame["balance"], frame["balance_low"], frame["balance_high"])
     figure = go.Figure(go.Scattergl(**dots))
     if design is not None:
         figure.add_trace(design.trace(bars))
@@ -212,20 +215,6 @@ def _scatter(frame: Any, colour: str, bars: bool, design: DesignMark | None) -> 
         dragmode="zoom",
     )
     return figure
-
-
-def _error_bars(value: Any, low: Any, high: Any) -> dict[str, Any]:
-    """Plotly's asymmetric error bars of ``value`` from its interval ``low``-``high`` (a
-    figure not measured draws none)."""
-    return {
-        "type": "data",
-        "symmetric": False,
-        "array": (high - value).fillna(0).tolist(),
-        "arrayminus": (value - low).fillna(0).tolist(),
-        "color": "rgba(80, 80, 80, 0.35)",
-        "thickness": 1,
-        "width": 0,
-    }
 
 
 def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
@@ -372,7 +361,8 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
         check_profile_cost(track, options, most, most)
     except TrackkitError as error:
         st.warning(f"Not profiled: {error}")
-        st.session_state[DESIGN_SKIPPED] = key
+        if key[0] == "design":  # not tried again on every rerun
+            st.session_state[DESIGN_SKIPPED] = key
         return
     wait_for_engine()
 
@@ -423,21 +413,14 @@ class DesignMark:
             marker = {"symbol": "diamond", "size": 16, "color": DESIGN_COLOUR}
             marker["line"] = {"color": "white", "width": 1.5}
         extra: dict[str, Any] = {}
-        if bars and _finite(v.get("balance_low")) and _finite(v.get("rounds_mean_low")):
-            extra["error_x"] = {
-                "type": "data",
-                "symmetric": False,
-                "array": [v["rounds_mean_high"] - v["rounds_mean"]],
-                "arrayminus": [v["rounds_mean"] - v["rounds_mean_low"]],
-                "color": DESIGN_COLOUR,
-            }
-            extra["error_y"] = {
-                "type": "data",
-                "symmetric": False,
-                "array": [v["balance_high"] - v["balance"]],
-                "arrayminus": [v["balance"] - v["balance_low"]],
-                "color": DESIGN_COLOUR,
-            }
+        if bars:
+            extra["error_x"], extra["error_y"] = (
+                interval_bars(
+                    *([v.get(f"{key}{end}", math.nan)] for end in ("", "_low", "_high")),
+                    color=DESIGN_COLOUR,
+                )
+                for key in ("rounds_mean", "balance")
+            )
         if self.rank is not None:  # a click on it picks its track, as on its dot
             extra["customdata"] = [[self.rank]]
         return go.Scattergl(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
@@ -122,6 +123,24 @@ def start_paths_table(profile: TrackProfile) -> list[dict[str, Any]]:
     return rows
 
 
+def interval_bars(
+    values: Sequence[float], lows: Sequence[float], highs: Sequence[float], **style: Any
+) -> dict[str, Any]:
+    """Plotly's error bars for ``values`` from their 95% intervals (``lows``-``highs``;
+    none drawn where an interval is not known), in ``style`` (``color``, ``thickness``…)."""
+
+    def gap(a: float, b: float) -> float:
+        return 0.0 if a is None or b is None or math.isnan(a) or math.isnan(b) else a - b
+
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [gap(h, v) for v, h in zip(values, highs, strict=True)],
+        "arrayminus": [gap(v, lo) for v, lo in zip(values, lows, strict=True)],
+        **style,
+    }
+
+
 def rate_interval(row: dict[str, Any]) -> tuple[float, float] | None:
     """A win-rate row's 95% interval: its own, or Wilson's from its entries; None when
     it was never raced."""
@@ -147,11 +166,7 @@ def win_rates_figure(rows: list[dict[str, Any]], title: str, players: int) -> go
             textposition="inside",
             insidetextanchor="start",
             name="win rate (95% interval)",
-            error_x=dict(
-                type="data",
-                array=[high - rate for rate, (_, high) in zip(rates, intervals, strict=True)],
-                arrayminus=[rate - low for rate, (low, _) in zip(rates, intervals, strict=True)],
-            ),
+            error_x=interval_bars(rates, *zip(*intervals, strict=True)),
         )
     )
     fair = 1 / players

@@ -34,7 +34,7 @@ from trackkit.explore.profile import TrackProfile, profile_track
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
-from trackkit.games.yummell.setup import DECK_MODELS, START_PATHS, RaceOptions
+from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
 from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
@@ -51,7 +51,6 @@ PATH_CHOICES = {
     "dealt": "dealt in turn (every path as often)",
     "chosen": "chosen by each racer's policy",
 }
-assert set(PATH_CHOICES) == set(START_PATHS)  # the engine's choices, each with its words
 
 Profiled = TrackProfile | str  # the races' profile, or why there is none
 
