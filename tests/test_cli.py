@@ -514,6 +514,34 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path)
     assert code == 2 and "compare tracks of one game" in err
 
 
+def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: Path) -> None:
+    from trackkit.games.yummell.presets import load_preset
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(load_preset("forest-run").to_toml().replace("Forest run", "My forest"))
+    argv = ("compare", str(mine), "--races", "300", "--players", "3", "--seed", "1")
+    code, out, _ = cli(*argv, "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 7
+    for row in rows:
+        assert row["ci95"][0] <= row["mean_rounds"] <= row["ci95"][1]
+        assert row["balance_low"] <= row["balance"] <= row["balance_high"]
+        assert row["character_tilt_low"] <= row["character_tilt_high"]
+        assert row["character_tilt"] == abs(row["tilted_difference"])
+        assert sorted(row["path_rounds"]) == ["A", "B", "C"]
+        spread = max(row["path_rounds"].values()) - min(row["path_rounds"].values())
+        assert row["path_spread"] == pytest.approx(spread)
+        assert row["character_rounds_spread"] > 0
+    by_name = {r["name"]: r for r in rows}
+    # the same track under another name: the same races (one seed), the same figures
+    assert {k: v for k, v in by_name["My forest"].items() if k not in ("key", "name", "rank")} == {
+        k: v for k, v in by_name["Forest run"].items() if k not in ("key", "name", "rank")
+    }
+    code, out, _ = cli(*argv)
+    assert code == 0 and "Fairness against an average track" in out
+    assert "My forest" in out.split("Fairness")[1]
+
+
 @pytest.mark.parametrize("track", ["first-run", "husky-oval"])
 @pytest.mark.parametrize("suffix", [".svg", ".png", ".html"])
 def test_render_draws_either_game_in_each_format(

@@ -438,6 +438,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         else:
             from trackkit.report.compare import compare_text, compare_tracks
 
+            # every track profiled with the same seed: common random numbers
             rows = compare_tracks(
                 tracks, options, races=args.races, seed=args.seed, progress=update
             )
@@ -802,6 +803,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR")
     race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
+    p.set_defaults(paths_default="dealt")  # Yummell: profiled, every start path raced
     p = command("tournament", cmd_tournament, "Snow Tails: tournaments of three races (rulebook E)")
     p.add_argument("track", nargs=3, help="the three tracks, in race order")
     race_arguments(p)

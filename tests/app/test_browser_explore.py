@@ -1,5 +1,7 @@
 """The Explore page in a real browser: a click on a dot of the map shows that track, and
-"Open in Design" opens it on the Design page, complete."""
+"Open in Design" opens it on the Design page, complete; every dot carries its intervals,
+the design being edited is marked (profiled when the sweep lacks it), and a picked track
+is profiled again with more races."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from conftest import to_pixels
+from conftest import PLOT_DRAWN, to_pixels
 from playwright.sync_api import Page, expect
 
+from trackkit.board.track import Track
+from trackkit.design import encode_track
 from trackkit.explore.sweep import dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
 
@@ -47,3 +51,56 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         tab.get_by_role("heading", name="Track complete").wait_for()
         expect(tab.get_by_label("Track name")).to_have_value(row["name"])
         expect(tab.locator("[data-testid='stException']")).to_have_count(0)
+
+
+TRACES = """() => document.querySelector('.js-plotly-plot').data.map(t => ({
+    name: t.name,
+    dots: t.x.length,
+    symbol: (t.marker || {}).symbol || null,
+    up: t.error_y ? Array.from(t.error_y.array).length : 0,
+    across: t.error_x ? Array.from(t.error_x.array).length : 0,
+}))"""
+
+
+def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
+    tmp_path: Path,
+    streamlit_server: Callable[..., AbstractContextManager[str]],
+    open_tab: Callable[[], Page],
+) -> None:
+    root = tmp_path / "sweeps"
+    space = get_ruleset("yummell").track_space(3)
+    with dask_client(1, processes=False) as client:
+        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
+    rows = read_sweep(root / "3p").table.to_pandas()
+    row = rows.iloc[4]
+    swept = Track("My swept track", space.track(int(row["rank"])).placements)
+    unswept_rank = next(r for r in range(len(space)) if r not in set(rows["rank"]))
+    unswept = Track("My own track", space.track(unswept_rank).placements)
+    with streamlit_server({"TRACKKIT_APP_SWEEPS": str(root)}) as url:
+        tab = open_tab()
+        tab.goto(f"{url}/explore?track={encode_track(swept)}")
+        tab.get_by_text(f"is track #{row['rank']} of this sweep").wait_for()
+        tab.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        tab.wait_for_function(PLOT_DRAWN)
+        dots, design = tab.evaluate(TRACES)
+        assert dots["dots"] == dots["up"] == dots["across"] == 12  # every dot's intervals
+        assert design["symbol"] == "circle-open" and design["dots"] == 1
+        tab.screenshot(path=str(tmp_path / "marked.png"), full_page=True)
+        # the star picks its track; profiled again, its figures stand beside the sweep's
+        tab.mouse.click(*to_pixels(tab, (row["rounds_mean"], row["balance"])))
+        tab.get_by_role("heading", name=row["name"]).wait_for()
+        tab.get_by_role("button", name="Profile again with 100 races").click()
+        table = tab.locator("[data-testid='stDataFrame']").first
+        expect(table).to_contain_text("Again (100 races)", timeout=300_000)
+        expect(table).to_contain_text("This sweep (20 races)")
+        tab.get_by_text(re.compile(rf"^A race of 3 on {re.escape(row['name'])} lasts")).wait_for()
+        tab.screenshot(path=str(tmp_path / "again.png"), full_page=True)
+        expect(tab.locator("[data-testid='stException']")).to_have_count(0)
+        # a design the sweep lacks: profiled like its tracks, a marker of its own
+        other = open_tab()
+        other.goto(f"{url}/explore?track={encode_track(unswept)}")
+        other.get_by_text("is not in this sweep; profiled like its tracks").wait_for()
+        other.wait_for_function(PLOT_DRAWN)
+        _, design = other.evaluate(TRACES)
+        assert design["symbol"] == "diamond" and design["up"] == 1
+        other.screenshot(path=str(tmp_path / "profiled.png"), full_page=True)

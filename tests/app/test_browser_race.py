@@ -26,6 +26,21 @@ def _number(page: Page, label: str, value: int) -> None:
     expect(box).to_have_value(str(value))
 
 
+def _slider(page: Page, name: str, value: int) -> None:
+    slider = page.get_by_role("slider", name=name)
+    slider.focus()
+    now = int(slider.input_value())
+    for _ in range(abs(value - now)):
+        slider.press("ArrowLeft" if value < now else "ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", str(value))
+
+
+def _settled(page: Page) -> None:
+    """Wait until the page has rerun (Streamlit's running indicator is gone)."""
+    page.wait_for_timeout(300)
+    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0, timeout=60_000)
+
+
 def _screenshot(page: Page, path: Path) -> None:
     """The whole page: Streamlit scrolls inside the window, so make the window tall."""
     size = page.viewport_size
@@ -111,6 +126,67 @@ def test_compare_the_design_with_chosen_presets(page: Page, app_url: str, tmp_pa
     labels = page.locator(".js-plotly-plot .ytick text")
     expect(labels.filter(has_text="(your design)")).to_have_count(1)  # the chart names it too
     _screenshot(page, tmp_path / "compare.png")
+
+
+def test_the_race_page_opens_with_the_verdict_and_the_characters_table(
+    page: Page, app_url: str, tmp_path: Path
+) -> None:
+    page.goto(f"{app_url}/race?track={encode_track(MY_TRACK)}")
+    page.get_by_role("heading", name="Race").wait_for()
+    _slider(page, "Players", 4)
+    _number(page, "Races", 400)
+    _number(page, "Seed", 5)
+    page.get_by_role("button", name="Run races").click()
+    verdict = page.get_by_text(re.compile(r"^A race of 4 on My forest loop lasts"))
+    verdict.wait_for(timeout=900_000)
+    text = verdict.inner_text()
+    assert "The character it moves most is" in text and "on an average track" in text
+    assert re.search(r"start path [ABC] than from [ABC] \(exact\)", text)
+    assert "more than noise" in text or "cannot tell it from luck" in text
+    # the verdict opens the results: above the length and every chart
+    length = page.get_by_text("Expected race length")
+    assert verdict.bounding_box()["y"] < length.bounding_box()["y"]
+    page.get_by_text("raced with these options and seed, 400 races each").wait_for()
+    tables = page.locator("[data-testid='stDataFrame']")
+    characters = tables.nth(0)
+    for heading in ("Character", "On an average track", "Difference (points)", "Difference, 95%"):
+        expect(characters).to_contain_text(heading)
+    expect(characters).to_contain_text("Flamm, swamp dragon")
+    expect(tables.nth(1)).to_contain_text("Exact solo rounds")  # the start paths, solved
+    page.get_by_text("on an average track").first.wait_for()  # the chart's diamonds
+    _screenshot(page, tmp_path / "verdict.png")
+
+
+def test_compare_shows_every_tracks_balance_with_its_interval(
+    page: Page, app_url: str, tmp_path: Path
+) -> None:
+    page.goto(f"{app_url}/compare?track={encode_track(MY_TRACK)}")
+    page.get_by_role("heading", name="Compare tracks").wait_for()
+    for name in ("In the swamps of the King", "Horrgrup's path", "The race in the Forest of Goosh"):
+        page.get_by_role("button", name=f"Remove {name}").click()
+        expect(page.get_by_role("button", name=f"Remove {name}")).to_have_count(0)
+        _settled(page)  # the next click on the rerun page, not on the one going away
+    expect(page.get_by_role("button", name=re.compile("^Remove "))).to_have_count(4)
+    _number(page, "Races per track", 500)
+    page.get_by_role("button", name="Compare").click()
+    page.get_by_text("Balance (1: like an average track)").wait_for(timeout=900_000)
+    table = page.locator("[data-testid='stDataFrame']").first
+    expect(table).to_contain_text("Balance, 95%")
+    expect(table).to_contain_text("Most-moved character")
+    # one balance bar per track, each with its interval
+    bars = page.evaluate(
+        """() => document.querySelector('.js-plotly-plot').data
+            .filter(t => t.name === 'balance (95% interval)')
+            .map(t => ({y: t.y, x: t.x, up: t.error_x.array, down: t.error_x.arrayminus}))"""
+    )
+    [balance] = bars
+    assert len(balance["y"]) == 4 and any("(your design)" in name for name in balance["y"])
+    assert all(
+        up >= 0 and down >= 0 for up, down in zip(balance["up"], balance["down"], strict=True)
+    )
+    assert all(0 < x <= 1 for x in balance["x"])
+    page.get_by_text("each preset raced 500 times").wait_for()
+    _screenshot(page, tmp_path / "compare-balance.png")
 
 
 def test_an_uploaded_track_stays_chosen_across_pages(

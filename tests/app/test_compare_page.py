@@ -64,13 +64,13 @@ def test_an_unfinished_design_is_not_offered_and_the_page_says_why() -> None:
 
 def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPatch) -> None:
     solved: list[str] = []
-    exact_solo = compare.exact_solo
+    exact_figures = compare.exact_figures
 
-    def counted(track, **options):  # type: ignore[no-untyped-def]
+    def counted(ruleset, track, *rest):  # type: ignore[no-untyped-def]
         solved.append(track.name)
-        return exact_solo(track, **options)
+        return exact_figures(ruleset, track, *rest)
 
-    monkeypatch.setattr(compare, "exact_solo", counted)
+    monkeypatch.setattr(compare, "exact_figures", counted)
     st.cache_resource.clear()  # nothing solved by an earlier test
     at = compare_page().run()
     at.multiselect(key="compare-tracks").set_value(["first-run", "forest-run"])
@@ -84,6 +84,30 @@ def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPa
     assert len(solved) == 2  # the new seed raced again, but solved nothing again
     assert list(first["Exact solo (rounds)"]) == list(second["Exact solo (rounds)"])
     assert list(first["Simulated (rounds)"]) != list(second["Simulated (rounds)"])
+
+
+def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> None:
+    at = compare_page().run()
+    at.multiselect(key="compare-tracks").set_value(["first-run", "king-of-toads", "forest-run"])
+    at.slider(key="compare-players").set_value(3)
+    at.number_input(key="compare-races").set_value(500)
+    at.run()
+    table = press_compare(at).dataframe[0].value
+    assert len(table) == 3
+    for _, row in table.iterrows():
+        low, high = (float(x) for x in row["Balance, 95%"].split(" – "))
+        assert 0 <= low <= row["Balance"] <= high <= 1
+        assert row["Most-moved character"] and row["Its win rate, here minus average"]
+        assert row["Start path spread (exact rounds)"] >= 0
+        assert row["Character spread (exact rounds)"] > 0
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    length, exact, balance = chart["data"]
+    assert length["type"] == balance["type"] == "bar"
+    assert len(length["y"]) == len(balance["y"]) == 3  # one bar per track in each
+    assert balance["x"] == list(table["Balance"])
+    assert balance["error_x"]["array"] and balance["error_x"]["arrayminus"]
+    assert length["error_x"]["array"] and exact["mode"] == "markers"
+    assert any("each preset raced 500 times" in c.value for c in at.caption)
 
 
 def test_choices_survive_a_visit_to_another_page() -> None:

@@ -1,6 +1,8 @@
 """The Explore page, driven with Streamlit's AppTest: a sweep on disk becomes a map of
-length against balance; filters narrow it; a picked track shows and opens in Design;
-with no sweep, the page offers to run a small one."""
+length against balance with every dot's intervals; filters narrow it; the design being
+edited is marked (profiled like the sweep when the sweep lacks it); a picked track shows,
+is profiled again with more races on request, and opens in Design; with no sweep, the page
+offers to run a small one."""
 
 from __future__ import annotations
 
@@ -10,8 +12,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from trackkit.explore.sweep import read_sweep, run_sweep
+from trackkit import limits
+from trackkit.app.explore_page import TITLES, design_row
+from trackkit.app.fairness import figure_text
+from trackkit.board.track import Track
+from trackkit.design import Design
+from trackkit.explore.profile import PROFILE_RACES, profile_options, profile_track
+from trackkit.explore.sweep import read_manifest, read_sweep, run_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.yummell.presets import load_preset
 
 TIMEOUT = 240
 
@@ -89,3 +98,95 @@ def _explore() -> None:
     from trackkit.app import explore_page
 
     explore_page.page()
+
+
+def _chart(at: AppTest) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def test_every_dot_carries_its_intervals_as_bars(sweeps, monkeypatch) -> None:
+    at = page(sweeps, monkeypatch).run()
+    table = read_sweep(sweeps / "3p").table.to_pandas().set_index("rank")
+    dots = _chart(at)["data"][0]
+    ranks = [r[0] for r in dots["customdata"]]
+    up, down = dots["error_y"]["array"], dots["error_y"]["arrayminus"]
+    for rank, balance, plus, minus in zip(ranks, dots["y"], up, down, strict=True):
+        assert balance + plus == pytest.approx(table.loc[rank, "balance_high"])
+        assert balance - minus == pytest.approx(table.loc[rank, "balance_low"])
+    right, left = dots["error_x"]["array"], dots["error_x"]["arrayminus"]
+    for rank, length, plus, minus in zip(ranks, dots["x"], right, left, strict=True):
+        assert length + plus == pytest.approx(table.loc[rank, "rounds_mean_high"])
+        assert length - minus == pytest.approx(table.loc[rank, "rounds_mean_low"])
+    at.checkbox(key="explore-intervals").uncheck().run()
+    assert "error_y" not in _chart(at)["data"][0]
+
+
+def test_the_design_being_edited_is_marked_on_its_dot(sweeps, monkeypatch) -> None:
+    rank = read_sweep(sweeps / "3p").table.column("rank").to_pylist()[5]
+    mine = get_ruleset("yummell").track_space(3).track(rank)
+    at = page(sweeps, monkeypatch)
+    at.session_state.design = Design(Track("My pick", mine.placements))
+    at.run()
+    assert not at.exception
+    dots, design = _chart(at)["data"]
+    assert design["marker"]["symbol"] == "circle-open" and design["customdata"] == [[rank]]
+    where = [r[0] for r in dots["customdata"]].index(rank)
+    assert (design["x"], design["y"]) == ([dots["x"][where]], [dots["y"][where]])
+    assert any(f"is track #{rank} of this sweep" in c.value for c in at.caption)
+
+
+def test_a_design_the_sweep_lacks_is_profiled_like_its_tracks(sweeps, monkeypatch) -> None:
+    swept = set(read_sweep(sweeps / "3p").table.column("rank").to_pylist())
+    space = get_ruleset("yummell").track_space(3)
+    rank = next(r for r in range(len(space)) if r not in swept)
+    mine = Track("My own", space.track(rank).placements)
+    at = page(sweeps, monkeypatch)
+    at.session_state.design = Design(mine)
+    at.run()
+    assert not at.exception
+    design = _chart(at)["data"][1]
+    assert design["marker"]["symbol"] == "diamond" and "customdata" not in design
+    options = profile_options(get_ruleset("yummell"), 3)
+    expected = profile_track(mine, options=options, races=30, seed=2, exact=False)
+    assert design["x"] == [expected["rounds_mean"]] and design["y"] == [expected["balance"]]
+    assert design["error_y"]["array"] == [expected["balance_high"] - expected["balance"]]
+    assert any("is not in this sweep; profiled like its tracks" in c.value for c in at.caption)
+
+
+def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -> None:
+    at = page(sweeps, monkeypatch)
+    rank = read_sweep(sweeps / "3p").table.column("rank").to_pylist()[3]
+    at.session_state["explore-rank"] = rank
+    at.run()
+    again = at.button(key="explore-again")
+    assert again.label == "Profile again with 150 races"  # 5 × the sweep's 30
+    again.click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["Figure", "This sweep (30 races)", "Again (150 races)"]
+    options = profile_options(get_ruleset("yummell"), 3)
+    track = get_ruleset("yummell").track_space(3).track(rank)
+    expected = profile_track(track, options=options, races=150, seed=2, exact=False)
+    balance = table[table["Figure"] == TITLES["balance"]].iloc[0]
+    assert balance["Again (150 races)"] == figure_text(expected.values, "balance")
+    assert "(" in balance["This sweep (30 races)"]  # the sweep's, with its interval
+    assert any("A race of 3 on" in m.value for m in at.markdown)  # the verdict in words
+
+
+def test_the_small_sweep_and_its_average_track_fit_the_apps_sweep_limit() -> None:
+    from trackkit.app.explore_page import SMALL_SWEEP, small_sweep_races
+
+    assert small_sweep_races() == (SMALL_SWEEP["sample"] + 6) * SMALL_SWEEP["races"]
+    assert small_sweep_races() <= limits.SWEEP_RACES.app
+    assert SMALL_SWEEP["races"] == PROFILE_RACES  # profiled as a sweep profiles by default
+
+
+def test_a_design_matches_its_row_by_placements_and_tile_set(sweeps) -> None:
+    frame = read_sweep(sweeps / "3p").to_pandas()
+    plan = read_manifest(sweeps / "3p")
+    rank = int(frame["rank"].iloc[2])
+    track = get_ruleset("yummell").track_space(3).track(rank)
+    assert design_row(frame, plan, Track("renamed", track.placements))["rank"] == rank
+    elsewhere = Track("x", track.placements, tileset=Path("/some/other/tiles"))
+    assert design_row(frame, plan, elsewhere) is None
+    assert design_row(frame, plan, load_preset("king-of-toads")) is None

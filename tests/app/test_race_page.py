@@ -98,25 +98,72 @@ def test_fewer_players_keep_the_first_characters_chosen() -> None:
     assert at.multiselect(key="race-characters").value == ["The Troll", "Character 4"]
 
 
-def test_tables_show_percentages_under_plain_names() -> None:
+def test_tables_show_percentages_with_their_intervals_under_plain_names() -> None:
     at = run_small_race(race_page())
-    assert len(at.dataframe) == 3
+    assert len(at.dataframe) == 3  # the characters, the start paths, the advantages
     for table in at.dataframe:
         frame = table.value
-        assert "Win rate" in frame.columns and "Mean placing" in frame.columns
+        assert "Win rate" in frame.columns and "95% interval" in frame.columns
         assert not {"win_rate", "mean_placing", "name", "entries"} & set(frame.columns)
         rates = [v for v in frame["Win rate"] if v != "–"]
         assert rates and all(v.endswith("%") and 0 <= float(v[:-1]) <= 100 for v in rates)
+        for rate, interval in zip(frame["Win rate"], frame["95% interval"], strict=True):
+            if rate != "–":
+                low, high = (float(v.rstrip("%")) for v in interval.split(" – "))
+                assert low <= float(rate[:-1]) <= high
 
 
-def test_win_rate_charts_mark_the_fair_share() -> None:
+def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track() -> None:
+    at = run_small_race(race_page(), players=4, seed=2)
+    paragraph = at.markdown[0].value
+    assert paragraph.startswith("A race of 4 on First run lasts")
+    assert "The character it moves most is" in paragraph and "average track" in paragraph
+    assert "more than noise" in paragraph or "cannot tell it from luck" in paragraph
+    assert any("raced with these options and seed, 500 races each" in c.value for c in at.caption)
+    characters = at.dataframe[0].value
+    assert list(characters.columns[:7]) == [
+        "Character",
+        "Races entered",
+        "Win rate",
+        "95% interval",
+        "On an average track",
+        "Difference (points)",
+        "Difference, 95%",
+    ]
+    assert len(characters) == 8 and characters["Races entered"].sum() == 4 * 500
+    paths = at.dataframe[1].value
+    assert list(paths["Start path"]) == ["A", "B", "C"]
+    assert paths["Racers started"].sum() == 4 * 500  # dealt: every path raced
+    assert set(paths["Fair share"]) == {"25.0%"}
+    assert all(float(r) > 0 for r in paths["Exact solo rounds"])
+
+
+def test_the_start_paths_offered_are_the_engines_each_in_words() -> None:
+    from trackkit.app.race_page import PATH_CHOICES
+    from trackkit.games.yummell.setup import START_PATHS
+
+    assert set(PATH_CHOICES) == set(START_PATHS)
+
+
+def test_chosen_start_paths_leave_the_greedy_racers_on_the_cheapest() -> None:
+    at = race_page().run()
+    at.selectbox(key="race-start-paths").set_value("chosen")
+    at = run_small_race(at, players=3, seed=4)
+    paths = at.dataframe[1].value
+    assert sorted(paths["Racers started"]) == [0, 0, 3 * 500]
+
+
+def test_win_rate_charts_mark_the_fair_share_and_the_intervals() -> None:
     at = run_small_race(race_page(), players=4)
     win_charts = [c for c in charts(at) if "Win rate" in c["layout"]["title"]["text"]]
-    assert len(win_charts) == 2
+    assert len(win_charts) == 3  # by character, by start path, by place in the turn order
     for chart in win_charts:
         lines = [s for s in chart["layout"]["shapes"] if s["type"] == "line"]
         assert [line["x0"] for line in lines] == [0.25]
         assert "fair share" in chart["layout"]["annotations"][0]["text"]
+        bars = chart["data"][0]
+        assert len(bars["error_x"]["array"]) == len(bars["x"])
+    assert win_charts[0]["data"][1]["name"] == "on an average track"
 
 
 def test_the_heat_map_has_its_own_scale_with_units_and_no_terrain_legend() -> None:

@@ -9,8 +9,24 @@ from collections.abc import Callable
 
 import pytest
 
-from trackkit.app.runs import HEAVY_RUNS_VARIABLE, HeavyRuns, Progress, Run, heavy_run_slots
+from trackkit import limits
+from trackkit.app.runs import (
+    HEAVY_RUNS_VARIABLE,
+    REFERENCE_RACES,
+    HeavyRuns,
+    Progress,
+    Run,
+    check_profile_cost,
+    heavy_run_slots,
+    profile_races_allowed,
+    reference_cost,
+    reference_races,
+)
 from trackkit.errors import TrackkitError
+from trackkit.explore.profile import MAX_PROFILE_RACES
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.setup import RaceOptions, race_board
+from trackkit.limits import CostLimitError
 
 WAIT = 10.0  # seconds a test waits for a thread at most
 
@@ -137,3 +153,33 @@ def test_the_operator_sets_the_heavy_runs_at_once(monkeypatch, value, slots) -> 
     else:
         monkeypatch.setenv(HEAVY_RUNS_VARIABLE, value)
     assert heavy_run_slots() == slots
+
+
+# --- a profile's cost: its races and the presets raced alike (the reference) ---------------
+
+
+def test_the_reference_races_as_many_as_the_track_up_to_the_apps_bound() -> None:
+    assert reference_races(500) == 500
+    assert reference_races(50_000) == REFERENCE_RACES == 2_000
+    assert reference_races(50_000, None) == 50_000
+
+
+def test_a_profile_may_race_what_the_limit_leaves_after_its_reference(monkeypatch) -> None:
+    limits.serve_app_limits(True)  # the conftest switches back after the test
+    track, options = load_preset("first-run"), RaceOptions(players=4)
+    per_race, presets = 4 * 34, reference_cost(options)
+    assert presets == sum(4 * len(race_board(load_preset(slug)).nodes) for slug in PRESET_SLUGS)
+    monkeypatch.setenv(limits.SIMULATION_COST.env, str(5_000 * per_race + 2_000 * presets))
+    assert profile_races_allowed(track, options) == 5_000  # its reference: 2,000 of each
+    # below the reference's bound the presets race as often as the track
+    monkeypatch.setenv(limits.SIMULATION_COST.env, str(300 * (per_race + presets)))
+    assert profile_races_allowed(track, options) == 300
+    check_profile_cost(track, options, 300, 300)  # within
+    with pytest.raises(CostLimitError, match="301 races of 4 players on First run and 300 on"):
+        check_profile_cost(track, options, 301, 300)
+
+
+def test_a_profile_races_no_more_than_a_profile_may() -> None:
+    limits.serve_app_limits(True)
+    allowed = profile_races_allowed(load_preset("first-run"), RaceOptions(players=2))
+    assert allowed == MAX_PROFILE_RACES

@@ -22,6 +22,7 @@ from trackkit.games.snowtails.presets import load_preset as snow_preset
 TIMEOUT = 600
 COST = limits.SIMULATION_COST
 FIRST_RUN = 34  # squares of the first-run board (the Race page's preset without a design)
+PRESETS = 296  # squares of the six presets' boards (the average track's)
 CHICANE = 182  # spaces of the chicane board
 
 
@@ -61,17 +62,22 @@ def run_button(at: AppTest) -> object:
     return next(b for b in at.button if b.label == "Run races")
 
 
-def test_the_races_input_stops_at_what_one_run_may_cost(app_limits, monkeypatch) -> None:
+def test_the_races_input_stops_at_what_one_run_and_its_reference_may_cost(
+    app_limits, monkeypatch
+) -> None:
+    # the verdict races each preset too, as often as the track up to 2,000 times: counted in
     monkeypatch.setenv(COST.env, "3_400_000")
     at = race_page().run()
     assert not at.exception
     races = at.number_input(key="race-races")
-    assert races.max == 3_400_000 // (5 * FIRST_RUN) == 20_000  # 5 players
-    races.set_value(20_000).run()
+    # 5 players: 2,000 races of each preset fit, and leave room for 2,588 on the track
+    assert races.max == (3_400_000 - 2_000 * 5 * PRESETS) // (5 * FIRST_RUN) == 2_588
+    races.set_value(2_588).run()
     at.slider(key="race-players").set_value(8).run()
     races = at.number_input(key="race-races")
-    assert races.max == 3_400_000 // (8 * FIRST_RUN) == 12_500
-    assert races.value == 12_500  # the remembered 20,000 lowered to what 8 players allow
+    # 8 players: fewer than 2,000, each preset raced as often as the track
+    assert races.max == 3_400_000 // (8 * FIRST_RUN + 8 * PRESETS) == 1_287
+    assert races.value == 1_287  # the remembered 2,588 lowered to what 8 players allow
     assert not at.exception
 
 

@@ -1,13 +1,28 @@
-"""Tracks side by side: the ranked rows as data and as the table ``trackkit compare`` prints."""
+"""Tracks side by side: the ranked rows as data and as the tables ``trackkit compare``
+prints, and the rows built from profiles raced with one seed (common random numbers)."""
 
 from __future__ import annotations
 
 import json
+import math
 
-from trackkit.report.compare import TrackFigures, compare_summary, compare_text
+import pytest
+
+import trackkit.report.compare as compare
+from trackkit.errors import TrackkitError
+from trackkit.explore.profile import profile_track
+from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.setup import RaceOptions
+from trackkit.report.compare import (
+    Solved,
+    TrackFigures,
+    compare_summary,
+    compare_text,
+    compare_tracks,
+)
 
 
-def _row(rank: int, name: str, mean: float) -> TrackFigures:
+def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigures:
     return TrackFigures(
         key=name.lower(),
         name=name,
@@ -18,6 +33,17 @@ def _row(rank: int, name: str, mean: float) -> TrackFigures:
         exact_solo_rounds=9.876,
         mean_rounds=mean,
         ci95=(mean - 0.1, mean + 0.1),
+        balance=balance,
+        balance_low=balance - 0.02,
+        balance_high=balance + 0.01,
+        character_tilt=0.061,
+        character_tilt_low=0.032,
+        character_tilt_high=0.088,
+        tilted_character="Character 5",
+        tilted_difference=-0.061,
+        path_spread=0.55,
+        path_rounds={"A": 9.876, "B": 10.426, "C": 10.1},
+        character_rounds_spread=math.nan,
         rank=rank,
     )
 
@@ -25,11 +51,20 @@ def _row(rank: int, name: str, mean: float) -> TrackFigures:
 ROWS = [_row(1, "A very long track name that runs past the column", 14.5), _row(2, "Short", 9.25)]
 
 
-def test_compare_summary_is_json_with_the_interval_as_a_list() -> None:
+def test_compare_summary_is_json_with_the_intervals_and_the_fairness_figures() -> None:
     data = json.loads(json.dumps(compare_summary(ROWS)))
     assert [row["rank"] for row in data] == [1, 2]
     assert data[1]["ci95"] == [9.15, 9.35]
     assert data[0]["terrain_mix"]["plain"] == 0.5
+    row = data[0]
+    assert [row["balance_low"], row["balance"], row["balance_high"]] == pytest.approx(
+        [0.93, 0.95, 0.96]
+    )
+    assert row["character_tilt_low"] <= row["character_tilt"] <= row["character_tilt_high"]
+    assert row["tilted_character"] == "Character 5" and row["tilted_difference"] == -0.061
+    assert row["path_rounds"] == {"A": 9.876, "B": 10.426, "C": 10.1}
+    assert row["path_spread"] == 0.55
+    assert row["character_rounds_spread"] is None  # not solved: null, not NaN (not JSON)
 
 
 def test_compare_text_ranks_the_rows_with_their_figures() -> None:
@@ -43,4 +78,55 @@ def test_compare_text_ranks_the_rows_with_their_figures() -> None:
         "    50%   25%   12%   12%"
     )
     assert lines[3].startswith(" 2 Short ") and "9.25 (9.15-9.35)" in lines[3]
-    assert lines[-1].startswith("exact solo: one character dealt at random")
+    assert lines[5].startswith("Fairness against an average track")
+    header, first = lines[6], lines[7]
+    assert "balance (95% CI)" in header and "most-moved character" in header
+    assert first == (
+        " 1 A very long track name that runs  0.950 (0.930-0.960)  Character 5             "
+        "       -6.1 (3.2-8.8)         0.55                 -"
+    )
+    # the columns line up under their headings (the not-solved spread is a dash)
+    for heading, value in (("balance (95% CI)", "0.960)"), ("points (tilt 95% CI)", "8.8)")):
+        assert header.index(heading) + len(heading) == first.index(value) + len(value)
+    assert lines[-2].startswith("exact solo: the profile's reference racer")
+
+
+def test_rows_are_the_profiles_of_one_seed_with_the_exact_figures_beside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tracks = {slug: load_preset(slug) for slug in ("first-run", "forest-run")}
+    options = RaceOptions(players=3, start_paths="dealt")
+    exact = {"exact_rounds": 7.5, "path_spread": 0.4, "character_rounds_spread": 1.5}
+    solved = Solved(30, 45, {"plain": 1.0}, exact, {"path_rounds": {"A": 7.5, "B": 7.9}})
+    rows = compare_tracks(tracks, options, races=300, seed=7, solve=lambda t, o: solved)
+    assert [r.rank for r in rows] == [1, 2] and rows[0].mean_rounds > rows[1].mean_rounds
+    for row in rows:
+        profile = profile_track(tracks[row.key], options=options, races=300, seed=7, exact=False)
+        v = profile.values
+        assert row.mean_rounds == v["rounds_mean"]
+        assert row.ci95 == (v["rounds_mean_low"], v["rounds_mean_high"])
+        assert (row.balance, row.balance_low, row.balance_high) == (
+            v["balance"],
+            v["balance_low"],
+            v["balance_high"],
+        )
+        assert row.character_tilt == v["character_tilt"] == abs(row.tilted_difference)
+        assert row.path_rounds == {"A": 7.5, "B": 7.9} and row.path_spread == 0.4
+        assert row.exact_solo_rounds == 7.5 and row.character_rounds_spread == 1.5
+
+
+def test_compare_refuses_races_a_profile_cannot_run() -> None:
+    with pytest.raises(TrackkitError, match="2 to 1,000,000 races, not 1"):
+        compare_tracks({"first-run": load_preset("first-run")}, races=1)
+
+
+def test_solving_a_track_gives_its_exact_figures_per_path_and_character() -> None:
+    solved = compare.solve_track(load_preset("first-run"), RaceOptions(players=3))
+    paths = solved.details["path_rounds"]
+    assert sorted(paths) == ["A", "B", "C"]
+    assert solved.exact["path_spread"] == pytest.approx(max(paths.values()) - min(paths.values()))
+    characters = solved.details["character_rounds"]
+    assert len(characters) == 8
+    spread = max(characters.values()) - min(characters.values())
+    assert solved.exact["character_rounds_spread"] == pytest.approx(spread)
+    assert solved.squares == 26 and sum(solved.terrain_mix.values()) == pytest.approx(1)

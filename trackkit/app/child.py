@@ -81,7 +81,8 @@ def run_small_sweep(
 
 def small_sweep(folder: Path, players: int, sample: int, races: int, progress: Progress) -> None:
     """Profile a uniform sample of ``sample`` Yummell tracks of ``players`` into ``folder``
-    with ``races`` races each, on one Dask worker thread of this process."""
+    with ``races`` races each (and each character's exact solo rounds), on one Dask worker
+    thread of this process."""
     from trackkit.explore.sweep import dask_client, run_sweep
     from trackkit.games import get_ruleset
 
@@ -92,6 +93,7 @@ def small_sweep(folder: Path, players: int, sample: int, races: int, progress: P
             races=races,
             sample=sample,
             seed=0,
+            characters=True,
             partition_size=max(1, sample // 10),
             client=client,
             progress=progress,

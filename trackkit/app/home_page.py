@@ -95,15 +95,16 @@ def page() -> None:
     with race:
         st.subheader("2. Race it")
         st.write(
-            "Choose players, characters and advantages and simulate many races: how long "
-            "they take, who wins, where characters pile up, and one race to replay."
+            "Choose players, characters and advantages and simulate many races: the verdict "
+            "in words (how long, and how fair against an average track), who wins, where "
+            "characters pile up, and one race to replay."
         )
         st.page_link(links["Race"], label="Race a track", icon=":material/casino:")
     with compare:
         st.subheader("3. Compare it")
         st.write(
-            "Set your design beside the rulebook's presets: exact solo length, simulated "
-            "length, MP per square and terrain mix."
+            "Set your design beside the rulebook's presets: length and balance with their "
+            "intervals, exact solo length and start-path spread, MP per square and terrain mix."
         )
         st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
     st.write(

@@ -1,4 +1,5 @@
-"""Race: simulate many races on a track, see how long and how fair they are, replay one."""
+"""Race: simulate many races on a track, see how long and how fair they are (in words
+first: the verdict of the races' profile against an average track), replay one."""
 
 from __future__ import annotations
 
@@ -9,10 +10,27 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.choices import choose_track, kept, players_slider, wait_for_engine
+from trackkit.app.fairness import (
+    characters_table,
+    percent,
+    plain,
+    rate_interval,
+    start_paths_table,
+    win_rates_figure,
+)
 from trackkit.app.picture import picture_downloads
-from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
+from trackkit.app.runs import (
+    MIN_RACES,
+    REFERENCE_RACES,
+    cached_run,
+    keep_within,
+    profile_races_allowed,
+    races_help,
+    reference_races,
+)
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
+from trackkit.explore.profile import TrackProfile, profile_track
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
@@ -22,14 +40,23 @@ from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
 from trackkit.report.replay import positions_by_round, readable, square_name
+from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
 KEEP_RUNS = 32
 HEAT_UNIT = "turns ended here per race"
+# how racers get their start path; dealt by default: every path starts as many racers, so
+# the start paths' fairness is measured (greedy racers who choose all take the cheapest)
+PATH_CHOICES = {
+    "dealt": "dealt in turn (every path as often)",
+    "chosen": "chosen by each racer's policy",
+}
+
+Profiled = TrackProfile | str  # the races' profile, or why there is none
 
 
 @st.cache_resource
-def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord]]:
+def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord, Profiled]]:
     """Finished runs, keyed on the track's content, the options and the seed."""
     return {}
 
@@ -52,11 +79,23 @@ def page() -> None:
     )
     deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
     encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
-    # at most what one run may cost on this board with these players (the app's limit)
+    start_paths = kept(
+        left.selectbox,
+        "Start paths",
+        "race-start-paths",
+        "dealt",
+        options=list(PATH_CHOICES),
+        format_func=PATH_CHOICES.__getitem__,
+        help="Dealt: the racers' start paths are dealt in turn from a random first path, so "
+        "each path starts as many racers and the verdict can say whether one wins more "
+        "(the analysis's choice). Chosen: each racer's policy picks (greedy: the cheapest).",
+    )
+    # at most what one run and its profile's reference may cost on this board with these
+    # players (the app's limit)
     most = (
         MAX_RACES
         if track is None
-        else races_allowed(track, RaceOptions(players=players, content=content))
+        else profile_races_allowed(track, RaceOptions(players=players, content=content))
     )
     keep_within(most, "race-races", "kept:race-races")
     races = kept(
@@ -67,7 +106,8 @@ def page() -> None:
         min_value=MIN_RACES,
         max_value=most,
         step=1_000,
-        help=races_help(most),
+        help=races_help(most) + f" The verdict races each preset too, {REFERENCE_RACES:,} "
+        "times at the most, for its average track: counted in.",
     )
     seed = kept(right.number_input, "Seed", "race-seed", 0, min_value=0, step=1)
     # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
@@ -100,6 +140,7 @@ def page() -> None:
             deck=deck,
             encounters=encounters,
             policy=policy,
+            start_paths=start_paths,
             content=content,
         )
     except TrackkitError as error:
@@ -113,6 +154,7 @@ def page() -> None:
         deck,
         encounters,
         policy,
+        start_paths,
         int(races),
         int(seed),
     )
@@ -120,54 +162,52 @@ def page() -> None:
     start = st.button("Run races", type="primary")
     if start and key not in cache:
         wait_for_engine()
+    reference = reference_races(int(races))
+
+    def profiled(result: SimulationResult) -> Profiled:
+        return races_profile(track, result, reference)
+
     run = cached_run(
-        cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
+        cache,
+        key,
+        KEEP_RUNS,
+        track,
+        options,
+        int(races),
+        int(seed),
+        record_race,
+        start,
+        then=profiled,
+        reference=reference,
     )
     if run is not None:
         _show(track, *run)
+
+
+def races_profile(track: Track, result: SimulationResult, reference: int) -> Profiled:
+    """The profile of the races the page ran (:func:`~trackkit.explore.profile.profile_track`
+    on them, beside ``reference`` races of each preset raced alike), or why there is none:
+    the races are shown either way."""
+    try:
+        return profile_track(
+            track,
+            options=result.options,
+            races=result.races,
+            max_races=result.races,
+            seed=result.seed,
+            simulated=result,
+            reference_races=reference,
+        )
+    except TrackkitError as error:
+        return str(error)
 
 
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"
-
-
 def _placing(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
-
-
-def win_rates_figure(rows: list[dict[str, Any]], title: str, players: int) -> go.Figure:
-    """Horizontal bars of win rates with the fair share (1 ÷ players) marked."""
-    rates = [r["win_rate"] or 0.0 for r in rows]  # None: never in that seat
-    figure = go.Figure(
-        go.Bar(
-            x=rates,
-            y=[r["name"] for r in rows],
-            orientation="h",
-            text=[_percent(r["win_rate"]) for r in rows],
-            textposition="auto",
-            name="win rate",
-        )
-    )
-    fair = 1 / players
-    figure.add_vline(
-        x=fair,
-        line_dash="dash",
-        line_color="#c0392b",
-        annotation_text=f"fair share 1 ÷ {players} = {_percent(fair)}",
-        annotation_position="top",
-    )
-    figure.update_layout(
-        title=title,
-        height=max(260, 60 + 34 * len(rows)),
-        xaxis=dict(tickformat=".0%", range=[0, max(fair, *rates) * 1.15]),
-        yaxis=dict(autorange="reversed"),
-        margin=dict(t=70),
-    )
-    return figure
 
 
 def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> list[dict[str, Any]]:
@@ -175,16 +215,22 @@ def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> li
     for r in rows:
         line: dict[str, Any] = {first: r["name"]}
         if share:
-            line["Chosen"] = _percent(r["share"])
+            line["Started"] = percent(r["share"])
         line["Races entered"] = r["entries"]
-        line["Win rate"] = _percent(r["win_rate"])
+        line["Win rate"] = percent(r["win_rate"])
+        interval = rate_interval(r)
+        line["95% interval"] = "–" if interval is None else " – ".join(map(percent, interval))
         line["Mean placing"] = _placing(r["mean_placing"])
         table.append(line)
     return table
 
 
-def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
+def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: Profiled) -> None:
     players = result.options.players
+    if isinstance(profile, TrackProfile):
+        _verdict(profile)
+    else:
+        st.warning(f"No verdict for these races: {profile}")
     low, high = result.ci95
     a, b, c = st.columns(3)
     a.metric("Expected race length", f"{result.mean_rounds:.2f} rounds")
@@ -199,29 +245,19 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         ),
         width="stretch",
     )
-    characters = [r for r in result.by_group("character") if r["entries"]]
+    _fairness(result, profile if isinstance(profile, TrackProfile) else None)
     order = [
         {**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_group("order_pos")
     ]
-    left, right = st.columns(2)
-    left.plotly_chart(
-        win_rates_figure(characters, "Win rate by character", players), width="stretch"
-    )
-    right.plotly_chart(
+    by_order, by_advantage = st.tabs(["Turn order", "Advantages"])
+    by_order.plotly_chart(
         win_rates_figure(order, "Win rate by place in the last round's turn order", players),
         width="stretch",
     )
-    st.caption(
-        "A tie for first counts as a win for each character in it. "
-        "The dashed line is what every seat would win in a perfectly fair race."
-    )
-    by_character, by_advantage, by_path = st.tabs(["Characters", "Advantages", "Start paths"])
-    by_character.dataframe(_table(characters, "Character"), hide_index=True)
     by_advantage.dataframe(
         _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage"),
         hide_index=True,
     )
-    by_path.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
     try:
@@ -252,6 +288,59 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord) -> None:
         mime="application/json",
         on_click="ignore",
     )
+
+
+def _verdict(profile: TrackProfile) -> None:
+    """The races in one paragraph, and what they were measured against."""
+    with st.container(border=True):
+        st.markdown(plain(verdict(profile)))
+        st.caption(
+            "An average track: the six presets raced with these options and seed, "
+            f"{reference_races(profile.races):,} races each (the app races at most "
+            f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
+            "no difference. Exact: solved, not sampled (one racer alone, infinite deck)."
+        )
+
+
+def _fairness(result: SimulationResult, profile: TrackProfile | None) -> None:
+    """Win rates by character (beside an average track's) and by start path, each with its
+    interval and the fair share; the profile's tables below them."""
+    players = result.options.players
+    st.subheader("Who wins: characters and start paths")
+    measured = profile.details.get("characters", []) if profile is not None else []
+    average = {r["name"]: r["reference_win_rate"] for r in measured}
+    characters = [
+        {**r, **({"reference_win_rate": average[r["name"]]} if r["name"] in average else {})}
+        for r in result.by_group("character")
+        if r["entries"]
+    ]
+    paths = [r for r in result.by_group("route") if r["entries"]]
+    left, right = st.columns(2)
+    left.plotly_chart(
+        win_rates_figure(characters, "Win rate by character", players), width="stretch"
+    )
+    right.plotly_chart(win_rates_figure(paths, "Win rate by start path", players), width="stretch")
+    st.caption(
+        "Bars: the share of the races entered that each won, with its 95% interval (a tie "
+        "for first counts as a win for each in it). Diamonds: the same character on an "
+        "average track. The dashed line is what each would win in a perfectly fair race."
+    )
+    if profile is None:
+        st.dataframe(_table(characters, "Character"), hide_index=True)
+        st.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
+        return
+    placing = {r["name"]: _placing(r["mean_placing"]) for r in characters}
+    st.dataframe(
+        [{**row, "Mean placing": placing[row["Character"]]} for row in characters_table(profile)],
+        hide_index=True,
+    )
+    st.dataframe(start_paths_table(profile), hide_index=True)
+    if profile.details.get("path_rounds"):
+        st.caption(
+            "Exact solo rounds: the expected rounds of one racer alone on the track (the "
+            "reference racer on each start path; each character with the reference "
+            "advantage on the cheapest path), infinite deck, greedy: no sampling error."
+        )
 
 
 @st.fragment  # moving through the rounds redraws the replay, not the whole page

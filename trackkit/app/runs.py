@@ -22,14 +22,18 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from trackkit.errors import TrackkitError
+from trackkit.errors import TrackkitError, shown
+from trackkit.explore.profile import MAX_PROFILE_RACES
 from trackkit.limits import SIMULATION_COST
-from trackkit.sim.montecarlo import check_cost, most_races, race_cost, simulate
+from trackkit.sim.montecarlo import MAX_RACES, check_cost, most_races, race_cost, simulate
 
 HEAVY_RUNS_VARIABLE = "TRACKKIT_APP_HEAVY_RUNS"
 DEFAULT_HEAVY_RUNS = 1
 POLL_SECONDS = 0.25
 MIN_RACES = 100  # the Races input's least value
+# the most races of each preset in a page's reference ("an average track", against which a
+# profile measures balance): the presets are raced alike, so this bounds the extra racing
+REFERENCE_RACES = 2_000
 Progress = Callable[[int, int], None]
 
 log = logging.getLogger(__name__)
@@ -229,6 +233,53 @@ def races_allowed(track: Any, options: Any) -> int:
     return max(MIN_RACES, most_races(per_race))
 
 
+def reference_cost(options: Any) -> int:
+    """What one race of ``options`` on every preset of their game costs in all, in the
+    units of :data:`~trackkit.limits.SIMULATION_COST`: a profile's reference races each
+    preset as often."""
+    ruleset = options.ruleset
+    total = 0
+    for slug in ruleset.presets():
+        preset = ruleset.load_preset(slug)
+        total += _race_cost(preset.to_toml(), options.players, preset, options)
+    return total
+
+
+def reference_races(races: int, most: int | None = REFERENCE_RACES) -> int:
+    """The races of each preset in the reference of a profile of ``races`` races: as many,
+    or ``most`` at the most (None: no bound)."""
+    return races if most is None else min(races, most)
+
+
+def profile_races_allowed(track: Any, options: Any, most: int | None = REFERENCE_RACES) -> int:
+    """The most races of ``options`` on ``track`` one profile may have under the app's limit
+    when its reference (:func:`reference_races` with ``most``) counts with them, at least
+    :data:`MIN_RACES` (the run then says what is over) and at most what a profile runs."""
+    try:
+        per_race = _race_cost(track.to_toml(), options.players, track, options)
+    except TrackkitError:
+        return MIN_RACES
+    limit, presets = SIMULATION_COST.value(), reference_cost(options)
+    if most is not None and most * (per_race + presets) <= limit:
+        races = (limit - most * presets) // per_race  # the reference stops growing at most
+    else:
+        races = limit // (per_race + presets)
+    return max(MIN_RACES, min(races, MAX_RACES, MAX_PROFILE_RACES))
+
+
+def check_profile_cost(track: Any, options: Any, races: int, reference: int) -> None:
+    """Refuse, before any race, a profile of ``races`` races on ``track`` beside
+    ``reference`` races of each preset when together they cost more than the limit in
+    force (a :class:`~trackkit.limits.CostLimitError` saying so)."""
+    per_race = _race_cost(track.to_toml(), options.players, track, options)
+    cost = races * per_race + reference * reference_cost(options)
+    doing = (
+        f"{races:,} races of {options.players} players on {shown(track.name)} and "
+        f"{reference:,} on each preset (the average track it is measured against)"
+    )
+    SIMULATION_COST.check(cost, doing)
+
+
 def races_help(most: int) -> str:
     """The Races input's help: why it stops at ``most``."""
     return (
@@ -247,7 +298,7 @@ def keep_within(most: int, *keys: str) -> None:
 
 
 def cached_run(
-    cache: dict[Any, tuple[Any, Any]],
+    cache: dict[Any, tuple[Any, Any, Any]],
     key: Any,
     keep: int,
     track: Any,
@@ -256,11 +307,17 @@ def cached_run(
     seed: int,
     record: Callable[..., Any],
     start: bool,
-) -> tuple[Any, Any] | None:
+    *,
+    then: Callable[[Any], Any] | None = None,
+    reference: int = 0,
+) -> tuple[Any, Any, Any] | None:
     """The run kept under ``key``, or the one going or started now (``start``: the page's
-    button was pressed): ``races`` races, and race 0 recorded by
-    ``record(track, options, seed=seed)``, kept in ``cache`` (the oldest of ``keep`` runs
-    goes first). None, with the reason shown, when there is none yet or the races cannot
+    button was pressed): ``races`` races, race 0 recorded by
+    ``record(track, options, seed=seed)`` and ``then(result)`` (more work on the races'
+    result, e.g. the Race page's profile; None without), kept in ``cache`` as
+    ``(result, record, then's answer)`` (the oldest of ``keep`` runs goes first). When
+    ``then`` races ``reference`` races on each preset, they count with the run's against
+    the limit. None, with the reason shown, when there is none yet or the races cannot
     run."""
     if key in cache:
         return cache[key]
@@ -268,6 +325,8 @@ def cached_run(
         try:  # refused before a run starts: it would not take a slot, even for a moment
             per_race = _race_cost(track.to_toml(), options.players, track, options)
             check_cost(track, options, races, per_race)
+            if reference:
+                check_profile_cost(track, options, races, reference)
         except TrackkitError as error:
             st.error(str(error))
             return None
@@ -275,11 +334,12 @@ def cached_run(
     def work(progress: Progress) -> None:
         result = simulate(track, options, races=races, seed=seed, progress=progress)
         recorded = record(track, options, seed=seed)
-        progress(races, races)  # cancelled while the sample race was recorded: keep nothing
+        after = then(result) if then is not None else None
+        progress(races, races)  # cancelled while the rest was done: keep nothing
         with _CACHE_LOCK:
             while len(cache) >= keep:
                 cache.pop(next(iter(cache)))
-            cache[key] = (result, recorded)
+            cache[key] = (result, recorded, after)
 
     heavy_run("the races", "races", key, start, work)
     return cache.get(key)

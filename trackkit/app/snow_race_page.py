@@ -9,7 +9,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.race_page import win_rates_figure
+from trackkit.app.fairness import win_rates_figure
 from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
 from trackkit.games.snowtails.policies import POLICIES
@@ -26,7 +26,7 @@ MIXED = "mixed: greedy and smart in turn"
 
 
 @st.cache_resource
-def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord]]:
+def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord, None]]:
     """Finished runs, keyed on the track's file, the options and the seed."""
     return {}
 
@@ -78,7 +78,7 @@ def page() -> None:
         cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
     )
     if run is not None:
-        _show(track, *run)
+        _show(track, *run[:2])
 
 
 def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> None:

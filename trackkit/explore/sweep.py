@@ -436,6 +436,12 @@ def figure_columns(values: dict[str, float]) -> list[str]:
     return [*FIGURE_KEYS, *sorted(set(values) - set(FIGURE_KEYS))]
 
 
+def placements_text(track: Any) -> str:
+    """A track's placements as a sweep's ``placements`` column holds them (the track file's
+    list, as compact JSON): equal texts, the same track on the table."""
+    return json.dumps(track.to_dict()["placements"], separators=(",", ":"))
+
+
 def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int]]) -> pa.Table:
     """The Parquet table of profiled tracks: ``rank``, ``players``, ``name``, ``seed``
     (of the track's profile: the sweep's), ``placements`` (the track file's list, as JSON) and one
@@ -446,10 +452,7 @@ def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int
         "players": pa.array([plan.players] * len(rows), pa.int64()),
         "name": pa.array([r[1].name for r in rows], pa.string()),
         "seed": pa.array([r[3] for r in rows], pa.int64()),
-        "placements": pa.array(
-            [json.dumps(r[1].to_dict()["placements"], separators=(",", ":")) for r in rows],
-            pa.string(),
-        ),
+        "placements": pa.array([placements_text(r[1]) for r in rows], pa.string()),
     }
     for key in columns:
         values = [r[2].get(key, math.nan) for r in rows]

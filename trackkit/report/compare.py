@@ -1,26 +1,59 @@
-"""Tracks side by side: exact solo length, simulated length, MP per square, terrain mix;
-the ranked table as data and as the text ``trackkit compare`` prints."""
+"""Tracks side by side: how long and how fair, ranked, as data and as the text
+``trackkit compare`` prints.
+
+Every track is profiled (:func:`~trackkit.explore.profile.profile_track`) with the same
+options, races and seed, so race ``r`` is dealt, shuffled and ordered alike on every track
+(common random numbers) and the tracks differ by what they do, not by luck. A row holds:
+
+- length: the mean rounds with its 95% interval, and the exact solo rounds of the
+  profile's reference racer on the greedy start path (no sampling error);
+- fairness against an average track (the presets raced alike): ``balance`` with its
+  interval, the character the track moves most (``tilted_character``, its difference in
+  win rate, signed) and ``character_tilt`` (that move, unsigned, with its interval);
+  exact: ``path_rounds`` (the reference racer forced onto each start path),
+  ``path_spread`` (slowest path minus fastest) and ``character_rounds_spread`` (slowest
+  character minus fastest, alone);
+- the track itself: squares, MP and terrain mix along the greedy start path.
+
+The figures that come from the track alone (:class:`Solved`) do not change with the
+players, races or seed; :func:`compare_tracks` takes a ``solve`` that may keep them.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trackkit.board.track import Track
+from trackkit.errors import TrackkitError
+from trackkit.explore.profile import MAX_PROFILE_RACES, exact_figures, profile_track
 from trackkit.games.base import race_ready
-from trackkit.games.yummell.exact import exact_solo
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.setup import RaceOptions
 from trackkit.games.yummell.terrain import Terrain, route_cost
-from trackkit.sim.montecarlo import simulate
 
 MIX_COLUMNS = ("plain", "woods", "hills", "swamp")  # the terrain mix's columns, in order
 
 
 @dataclass(frozen=True)
+class Solved:
+    """What a track's row takes from the track alone: squares, MP and terrain mix along
+    the greedy start path, and the exact solo figures (the profile's
+    :func:`~trackkit.explore.profile.exact_figures`: ``exact`` its values, ``details`` its
+    tables, ``path_rounds`` and ``character_rounds``)."""
+
+    squares: int
+    mp: int
+    terrain_mix: dict[str, float]
+    exact: dict[str, float]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class TrackFigures:
-    """One track's row of the comparison."""
+    """One track's row of the comparison (the module's docstring says what each is)."""
 
     key: str
     name: str
@@ -28,38 +61,92 @@ class TrackFigures:
     mp: int
     mp_per_square: float
     terrain_mix: dict[str, float]  # share of squares per terrain along that path
-    exact_solo_rounds: float
+    exact_solo_rounds: float  # the profile's reference racer, greedy start path
     mean_rounds: float
     ci95: tuple[float, float]
+    balance: float
+    balance_low: float
+    balance_high: float
+    character_tilt: float
+    character_tilt_low: float
+    character_tilt_high: float
+    tilted_character: str
+    tilted_difference: float  # its win rate here minus on an average track
+    path_spread: float
+    path_rounds: dict[str, float]
+    character_rounds_spread: float
     rank: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["ci95"] = list(self.ci95)
-        return data
+        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
+
+
+def solve_track(track: Track, options: RaceOptions) -> Solved:
+    """The figures of ``track`` that no race changes (refuses a track its rules reject)."""
+    board = race_ready(track, options)
+    route = board.routes[greedy_route(board.board)]
+    graph = board.composed.graph
+    terrains = [graph.nodes[s]["terrain"] for s in route]
+    details: dict[str, Any] = {}
+    exact = exact_figures(options.ruleset, track, board, True, details)
+    return Solved(
+        squares=len(route),
+        mp=route_cost(board.composed, list(route)),
+        terrain_mix={t.value: terrains.count(t.value) / len(route) for t in Terrain},
+        exact=exact,
+        details=details,
+    )
 
 
 def track_figures(
-    key: str, track: Track, options: RaceOptions, races: int, seed: int
+    key: str,
+    track: Track,
+    options: RaceOptions,
+    races: int,
+    seed: int,
+    *,
+    solved: Solved | None = None,
+    reference_races: int | None = None,
 ) -> TrackFigures:
-    board = race_ready(track, options)  # refuses a track its rules reject
-    route = board.routes[greedy_route(board.board)]
-    graph = board.composed.graph
-    mp = route_cost(board.composed, list(route))
-    terrains = [graph.nodes[s]["terrain"] for s in route]
-    mix = {t.value: terrains.count(t.value) / len(route) for t in Terrain}
-    result = simulate(track, options, races=races, seed=seed)
-    exact = exact_solo(track, encounters=options.encounters, content=options.content)
+    """The row of ``track``: its profile's figures (``races`` races with ``seed``, beside
+    ``reference_races`` of each preset, default as many) and what ``solved`` holds
+    (solved now when None)."""
+    solved = solved or solve_track(track, options)
+    profile = profile_track(
+        track,
+        options=options,
+        races=races,
+        max_races=races,
+        seed=seed,
+        exact=False,
+        reference_races=reference_races,
+    )
+    v = profile.values
+    raced = [r for r in profile.details["characters"] if r["difference"] is not None]
+    tilted = max(raced, key=lambda r: abs(r["difference"]))
     return TrackFigures(
         key=key,
         name=track.name,
-        squares=len(route),
-        mp=mp,
-        mp_per_square=mp / len(route),
-        terrain_mix=mix,
-        exact_solo_rounds=exact.expected_rounds,
-        mean_rounds=result.mean_rounds,
-        ci95=result.ci95,
+        squares=solved.squares,
+        mp=solved.mp,
+        mp_per_square=solved.mp / solved.squares,
+        terrain_mix=solved.terrain_mix,
+        exact_solo_rounds=solved.exact["exact_rounds"],
+        mean_rounds=v["rounds_mean"],
+        ci95=(v["rounds_mean_low"], v["rounds_mean_high"]),
+        balance=v["balance"],
+        balance_low=v["balance_low"],
+        balance_high=v["balance_high"],
+        character_tilt=v["character_tilt"],
+        character_tilt_low=v["character_tilt_low"],
+        character_tilt_high=v["character_tilt_high"],
+        tilted_character=tilted["name"],
+        tilted_difference=tilted["difference"],
+        path_spread=solved.exact["path_spread"],
+        path_rounds=dict(solved.details.get("path_rounds", {})),
+        character_rounds_spread=solved.exact["character_rounds_spread"],
     )
 
 
@@ -69,20 +156,31 @@ def compare_tracks(
     *,
     races: int = 10_000,
     seed: int = 0,
+    reference_races: int | None = None,
+    solve: Callable[[Track, RaceOptions], Solved] = solve_track,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[TrackFigures]:
-    """Figures for every track, ranked from the longest simulated race to the shortest."""
-    options = options or RaceOptions()
+    """Figures for every track, each profiled with ``options`` (default: the profile's,
+    start paths dealt), ``races`` and ``seed``, ranked from the longest race to the
+    shortest. ``solve`` gives each track's :class:`Solved` (e.g. kept from an earlier
+    comparison)."""
+    if not 2 <= races <= MAX_PROFILE_RACES:
+        raise TrackkitError(
+            f"compare profiles every track with 2 to {MAX_PROFILE_RACES:,} races, not {races:,}"
+        )
+    options = options or RaceOptions(start_paths="dealt")
     rows = []
     for done, (key, track) in enumerate(tracks.items(), 1):
-        rows.append(track_figures(key, track, options, races, seed))
+        solved = solve(track, options)
+        rows.append(
+            track_figures(
+                key, track, options, races, seed, solved=solved, reference_races=reference_races
+            )
+        )
         if progress:
             progress(done, len(tracks))
     ranked = sorted(rows, key=lambda row: -row.mean_rounds)
-    return [
-        TrackFigures(**{**asdict(row), "ci95": row.ci95, "rank": rank})
-        for rank, row in enumerate(ranked, 1)
-    ]
+    return [replace(row, rank=rank) for rank, row in enumerate(ranked, 1)]
 
 
 def compare_summary(rows: list[TrackFigures]) -> list[dict[str, Any]]:
@@ -91,9 +189,11 @@ def compare_summary(rows: list[TrackFigures]) -> list[dict[str, Any]]:
 
 
 def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: int) -> str:
-    """A ranked table: exact solo length, simulated length with its 95% interval, MP per
-    square and terrain mix along the greedy start path; ``players``, ``races`` and ``seed``
-    are those the rows were simulated with."""
+    """Two ranked tables: length (exact solo, simulated with its 95% interval, MP per
+    square and terrain mix along the greedy start path), then fairness (balance and the
+    most-moved character with their intervals, the exact spreads of the start paths and
+    the characters); ``players``, ``races`` and ``seed`` are those the rows were profiled
+    with."""
     lines = [
         f"{len(rows)} tracks, {players} players, {races:,} races each, seed "
         f"{seed}; ranked from the longest race",
@@ -107,7 +207,31 @@ def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: in
             f"{row.mean_rounds:>8.2f} ({row.ci95[0]:.2f}-{row.ci95[1]:.2f})  "
             f"{row.mp_per_square:>6.2f}  {mix}"
         )
-    lines.append(
-        "exact solo: one character dealt at random, infinite deck, greedy (trackkit exact)"
-    )
+    lines += [
+        "",
+        "Fairness against an average track (the presets raced alike)",
+        f"{'#':>2} {'track':<32} {'balance (95% CI)':>20}  {'most-moved character':<24} "
+        f"{'points (tilt 95% CI)':>20}  {'path spread':>11}  {'character spread':>16}",
+    ]
+    for row in rows:
+        balance = f"{row.balance:.3f} ({row.balance_low:.3f}-{row.balance_high:.3f})"
+        tilt = (
+            f"{100 * row.tilted_difference:+.1f} ({100 * row.character_tilt_low:.1f}-"
+            f"{100 * row.character_tilt_high:.1f})"
+        )
+        lines.append(
+            f"{row.rank:>2} {row.name[:32]:<32} {balance:>20}  {row.tilted_character[:24]:<24} "
+            f"{tilt:>20}  {_exact(row.path_spread):>11}  {_exact(row.character_rounds_spread):>16}"
+        )
+    lines += [
+        "exact solo: the profile's reference racer on the greedy start path, infinite deck, "
+        "greedy (trackkit exact); spreads: exact solo rounds, slowest start path or "
+        "character minus fastest",
+        "balance: 1 - the share of wins the track moves between characters against an "
+        "average track; tilt: how far it moves the most-moved character's win rate",
+    ]
     return "\n".join(lines)
+
+
+def _exact(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.2f}"

@@ -1,22 +1,21 @@
 """Comparing tracks again without solving them again.
 
-A track's exact solo length, path length, MP and terrain mix depend on the track, the game
-content and whether encounters are on, never on the players, races or seed of the
-simulation beside them. :func:`compare_tracks_kept` keeps those figures in a mapping the
-caller holds (an app's cache) and only simulates again when nothing else changed.
+A track's exact solo figures, path length, MP and terrain mix
+(:class:`~trackkit.report.compare.Solved`) depend on the track, the game content and
+whether encounters are on, never on the players, races or seed of the profile beside them.
+:func:`compare_tracks_kept` keeps them in a mapping the caller holds (an app's cache) and
+only races again when nothing else changed.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, MutableMapping
-from dataclasses import replace
 
 from trackkit.board.track import Track
 from trackkit.games.yummell.content import Content
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.compare import TrackFigures, track_figures
-from trackkit.sim.montecarlo import simulate
+from trackkit.report.compare import Solved, TrackFigures, compare_tracks, solve_track
 
 SolvedKey = tuple[str, bool, str]
 
@@ -38,27 +37,28 @@ def solved_key(track: Track, options: RaceOptions) -> SolvedKey:
 def compare_tracks_kept(
     tracks: dict[str, Track],
     options: RaceOptions,
-    solved: MutableMapping[SolvedKey, TrackFigures],
+    solved: MutableMapping[SolvedKey, Solved],
     *,
     races: int = 10_000,
     seed: int = 0,
+    reference_races: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[TrackFigures]:
     """Like :func:`trackkit.report.compare.compare_tracks`, solving each track only when
     ``solved`` does not hold it yet (and adding it there)."""
-    rows = []
-    for done, (key, track) in enumerate(tracks.items(), 1):
-        known = solved.get(solved_key(track, options))
-        if known is None:
-            row = track_figures(key, track, options, races, seed)
-            solved[solved_key(track, options)] = row
-        else:
-            result = simulate(track, options, races=races, seed=seed)
-            row = replace(
-                known, key=key, name=track.name, mean_rounds=result.mean_rounds, ci95=result.ci95
-            )
-        rows.append(row)
-        if progress:
-            progress(done, len(tracks))
-    ranked = sorted(rows, key=lambda row: -row.mean_rounds)
-    return [replace(row, rank=rank) for rank, row in enumerate(ranked, 1)]
+
+    def solve(track: Track, options: RaceOptions) -> Solved:
+        key = solved_key(track, options)
+        if key not in solved:
+            solved[key] = solve_track(track, options)
+        return solved[key]
+
+    return compare_tracks(
+        tracks,
+        options,
+        races=races,
+        seed=seed,
+        reference_races=reference_races,
+        solve=solve,
+        progress=progress,
+    )
