@@ -101,8 +101,7 @@ def test_the_reference_is_a_fixed_draw_of_the_space_raced_alike() -> None:
     assert [t.name for t in panel] == [t.name for t in space.sample(30, REFERENCE_DRAW)]
     entries, wins = reference(ruleset, options, 250, 9)
     by_hand = sum(
-        simulate(track, options, races=250, seed=9).totals.groups["character"]
-        for track in panel
+        simulate(track, options, races=250, seed=9).totals.groups["character"] for track in panel
     )
     assert list(entries) == list(by_hand[0]) and list(wins) == list(by_hand[1])
     assert entries.sum() == REFERENCE_TRACKS * 250 * 3

@@ -79,6 +79,14 @@ def _profile(difference: tuple[float, float, float], path: tuple[float, float, f
         ],
         "start_paths": [
             {
+                "name": "A",
+                "entries": 900,
+                "win_rate": 0.25,
+                "win_rate_low": 0.22,
+                "win_rate_high": 0.28,
+                "fair_share": 0.25,
+            },
+            {
                 "name": "B",
                 "entries": 900,
                 "win_rate": path[0],
@@ -123,3 +131,14 @@ def test_the_json_carries_the_tables_and_the_verdict(cli: Cli) -> None:
     assert len(data["characters"]) == 8 and len(data["start_paths"]) == 3
     assert data["verdict"]["character"].startswith("The character it moves most is")
     assert data["figures"]["balance_low"] <= data["figures"]["balance_high"]
+
+
+def test_the_verdict_says_how_the_start_paths_were_taken() -> None:
+    from trackkit.report.verdict import path_sentence
+
+    profile = _profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21))
+    assert "with the paths dealt" in path_sentence(profile)
+    profile.details["options"] = {"path_choice": "chosen"}
+    assert "with the paths the racers chose" in path_sentence(profile)
+    profile.details["start_paths"] = profile.details["start_paths"][:1]
+    assert "Every racer took start path A." in path_sentence(profile)

@@ -49,7 +49,8 @@ def page() -> None:
         "Every track is raced with the same seed, so race 1 deals, shuffles and orders "
         "alike on each (common random numbers), with the start paths dealt in turn. "
         "Simulated length and balance come with their 95% interval; balance is measured "
-        "against an average track (the six presets raced alike). Exact: one racer alone, "
+        "against an average track (30 tracks drawn once from the space, raced alike). Exact: "
+        "one racer alone, "
         "infinite deck, greedy (an exact Markov chain), solved once per track."
     )
     mine, why_not = current_design()
@@ -94,7 +95,7 @@ def page() -> None:
     reference = reference_races(int(races))
     if st.button("Compare", type="primary") or key in cache:
         if key not in cache:
-            try:  # each track's races and the presets' for its balance: within the limit
+            try:  # each track's races and its average track's: within the limit
                 for track in tracks.values():
                     check_profile_cost(track, options, int(races), reference)
             except TrackkitError as error:
@@ -126,8 +127,8 @@ def page() -> None:
                 bar.empty()
         _show(cache[key])
         st.caption(
-            f"The average track: each preset raced {reference:,} times with the same options "
-            f"and seed (the app races at most {REFERENCE_RACES:,} of each)."
+            f"The average track: each of its tracks raced {reference:,} times with the same "
+            f"options and seed (the app races at most {REFERENCE_RACES:,} of each)."
         )
 
 

@@ -38,7 +38,14 @@ from trackkit.board.track import Track
 from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
 from trackkit.errors import shown as escaped
 from trackkit.explore.find import row_track
-from trackkit.explore.profile import FIGURES, TrackProfile, profile_options, profile_track
+from trackkit.explore.profile import (
+    FIGURES,
+    REFERENCE_TRACKS,
+    TrackProfile,
+    profile_options,
+    profile_track,
+    reference_tracks,
+)
 from trackkit.explore.sweep import SweepPlan, placements_text, read_manifest, read_sweep
 from trackkit.games import get_ruleset
 from trackkit.limits import SWEEP_RACES
@@ -47,9 +54,9 @@ from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import simulate
 
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
-# 44 tracks × 2,000 races and the six presets × 2,000 (the average track every balance is
-# measured against): 100,000 races, the app's sweep limit; about 10 s on two cores
-SMALL_SWEEP = {"players": 4, "sample": 44, "races": 2_000}
+# 70 tracks × 1,000 races and the 30 of the average track every balance is measured against
+# × 1,000: 100,000 races, the app's sweep limit; some seconds on two cores
+SMALL_SWEEP = {"players": 4, "sample": 70, "races": 1_000}
 AGAIN = 5  # a track profiled again races this many times the sweep's races (within limits)
 KEEP_PROFILES = 32
 TITLES = {f.key: f.title for f in FIGURES}
@@ -84,7 +91,7 @@ def page() -> None:
     st.write(
         "Every dot is a legal track under the building rule, profiled by a sweep "
         "(`trackkit sweep`): its mean length against its balance (1: the track moves no win "
-        "between characters compared with an average track, the six presets raced alike). "
+        "between characters compared with an average track, 30 tracks raced alike). "
         "Click a dot to see the track."
     )
     root = sweeps_root()
@@ -247,7 +254,7 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
             on_click=st.session_state.__setitem__,
             args=(AGAIN_WANTED, rank),
             help=f"{races // plan.races}× the sweep's races (at most {AGAIN}×, within the "
-            "app's limit), beside as many of each preset: narrower intervals",
+            "app's limit), beside as many on the average track: narrower intervals",
         )
     else:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
@@ -258,7 +265,7 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
         right.markdown(plain(verdict(again)))
         right.caption(
             "Again: with the sweep's seed (its first races are the sweep's own) and the "
-            "presets raced as often."
+            "average track raced as often."
         )
     st.dataframe(figures_table(columns, keys, TITLES), hide_index=True)
 
@@ -301,7 +308,7 @@ def design_row(frame: Any, plan: SweepPlan, track: Track) -> dict[str, Any] | No
 
 def again_races(track: Track, plan: SweepPlan) -> int | None:
     """The races of a track profiled again: :data:`AGAIN` × the sweep's, fewer when the
-    app's limit (with the presets raced as often) allows fewer; None when it allows no
+    app's limit (with the average track raced as often) allows fewer; None when it allows no
     more than the sweep's."""
     options = profile_options(get_ruleset(plan.game), plan.players)
     races = min(AGAIN * plan.races, profile_races_allowed(track, options, most=None))
@@ -312,7 +319,7 @@ def profile_like_sweep(
     track: Track, plan: SweepPlan, races: int, progress: Progress, precision: float | None = None
 ) -> TrackProfile:
     """``track`` profiled as the sweep of ``plan`` profiles its tracks (its players,
-    options, seed and exact figures, the presets raced as often) with ``races`` races, and
+    options, seed and exact figures, the average track raced as often) with ``races`` races, and
     with ``precision`` (the sweep's) racing on as the sweep would; ``progress`` counts the
     track's first races."""
     options = profile_options(get_ruleset(plan.game), plan.players)
@@ -368,7 +375,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
 
     def work(progress: Progress) -> None:
         profile = profile_like_sweep(track, plan, races, progress, precision)
-        progress(races, races)  # cancelled while the presets were raced: keep nothing
+        progress(races, races)  # cancelled while the average track was raced: keep nothing
         profiles = _profiles()
         while len(profiles) >= KEEP_PROFILES:
             profiles.pop(next(iter(profiles)))
@@ -464,8 +471,9 @@ def _offer_small_sweep(root: Path) -> None:
     size = SMALL_SWEEP
     st.write(
         f"A small sweep profiles {size['sample']} of the 26,640 legal {size['players']}-player "
-        f"tracks, drawn uniformly, with {size['races']:,} races each, and races each of the "
-        f"six presets as often (the average track every balance is measured against): "
+        f"tracks, drawn uniformly, with {size['races']:,} races each, and races the "
+        f"{REFERENCE_TRACKS} tracks of the average track as often (every balance is measured "
+        "against it): "
         f"{small_sweep_races():,} races in all, within the app's limit of "
         f"{SWEEP_RACES.value():,} for a sweep. About ten seconds on two cores (the first run "
         "on a new machine also compiles the race engine)."
@@ -491,11 +499,11 @@ def _offer_small_sweep(root: Path) -> None:
 
 
 def small_sweep_races() -> int:
-    """The races of the small sweep in all: its tracks' and the presets' (its reference),
-    each raced as often."""
+    """The races of the small sweep in all: its tracks' and its average track's (the
+    reference), each raced as often."""
     size = SMALL_SWEEP
-    presets = len(get_ruleset("yummell").presets())
-    return (size["sample"] + presets) * size["races"]
+    average = len(reference_tracks(get_ruleset("yummell"), size["players"]))
+    return (size["sample"] + average) * size["races"]
 
 
 def small_sweep_folder(root: Path, session: str) -> Path:

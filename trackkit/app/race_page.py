@@ -106,8 +106,9 @@ def page() -> None:
         min_value=MIN_RACES,
         max_value=most,
         step=1_000,
-        help=races_help(most) + f" The verdict races each preset too, {REFERENCE_RACES:,} "
-        "times at the most, for its average track: counted in.",
+        help=races_help(most)
+        + f" The verdict races each track of its average track too, {REFERENCE_RACES:,} "
+        "times at the most: counted in.",
     )
     seed = kept(right.number_input, "Seed", "race-seed", 0, min_value=0, step=1)
     # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
@@ -186,8 +187,8 @@ def page() -> None:
 
 def races_profile(track: Track, result: SimulationResult, reference: int) -> Profiled:
     """The profile of the races the page ran (:func:`~trackkit.explore.profile.profile_track`
-    on them, beside ``reference`` races of each preset raced alike), or why there is none:
-    the races are shown either way."""
+    on them, beside ``reference`` races of each track of the average track raced alike), or
+    why there is none: the races are shown either way."""
     try:
         return profile_track(
             track,
@@ -295,7 +296,8 @@ def _verdict(profile: TrackProfile) -> None:
     with st.container(border=True):
         st.markdown(plain(verdict(profile)))
         st.caption(
-            "An average track: the six presets raced with these options and seed, "
+            "An average track: 30 tracks drawn once from the space of legal tracks (the presets "
+            "where there is none), raced with these options and seed, "
             f"{reference_races(profile.races):,} races each (the app races at most "
             f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
             "no difference. Exact: solved, not sampled (one racer alone, infinite deck)."

@@ -23,7 +23,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from trackkit.errors import TrackkitError, shown
-from trackkit.explore.profile import MAX_PROFILE_RACES
+from trackkit.explore.profile import MAX_PROFILE_RACES, reference_tracks
 from trackkit.limits import SIMULATION_COST
 from trackkit.sim.montecarlo import MAX_RACES, check_cost, most_races, race_cost, simulate
 
@@ -31,8 +31,8 @@ HEAVY_RUNS_VARIABLE = "TRACKKIT_APP_HEAVY_RUNS"
 DEFAULT_HEAVY_RUNS = 1
 POLL_SECONDS = 0.25
 MIN_RACES = 100  # the Races input's least value
-# the most races of each preset in a page's reference ("an average track", against which a
-# profile measures balance): the presets are raced alike, so this bounds the extra racing
+# the most races of each track in a page's reference ("an average track", against which a
+# profile measures balance): its tracks are raced alike, so this bounds the extra racing
 REFERENCE_RACES = 2_000
 Progress = Callable[[int, int], None]
 
@@ -234,19 +234,17 @@ def races_allowed(track: Any, options: Any) -> int:
 
 
 def reference_cost(options: Any) -> int:
-    """What one race of ``options`` on every preset of their game costs in all, in the
-    units of :data:`~trackkit.limits.SIMULATION_COST`: a profile's reference races each
-    preset as often."""
-    ruleset = options.ruleset
+    """What one race of ``options`` on every track of the average track costs in all, in
+    the units of :data:`~trackkit.limits.SIMULATION_COST`: a profile's reference races each
+    as often (:func:`~trackkit.explore.profile.reference_tracks`)."""
     total = 0
-    for slug in ruleset.presets():
-        preset = ruleset.load_preset(slug)
-        total += _race_cost(preset.to_toml(), options.players, preset, options)
+    for track in reference_tracks(options.ruleset, options.players):
+        total += _race_cost(track.to_toml(), options.players, track, options)
     return total
 
 
 def reference_races(races: int, most: int | None = REFERENCE_RACES) -> int:
-    """The races of each preset in the reference of a profile of ``races`` races: as many,
+    """The races of each reference track of a profile of ``races`` races: as many,
     or ``most`` at the most (None: no bound)."""
     return races if most is None else min(races, most)
 
@@ -269,13 +267,13 @@ def profile_races_allowed(track: Any, options: Any, most: int | None = REFERENCE
 
 def check_profile_cost(track: Any, options: Any, races: int, reference: int) -> None:
     """Refuse, before any race, a profile of ``races`` races on ``track`` beside
-    ``reference`` races of each preset when together they cost more than the limit in
+    ``reference`` races of each reference track when together they cost more than the limit in
     force (a :class:`~trackkit.limits.CostLimitError` saying so)."""
     per_race = _race_cost(track.to_toml(), options.players, track, options)
     cost = races * per_race + reference * reference_cost(options)
     doing = (
         f"{races:,} races of {options.players} players on {shown(track.name)} and "
-        f"{reference:,} on each preset (the average track it is measured against)"
+        f"{reference:,} on each track of the average track it is measured against"
     )
     SIMULATION_COST.check(cost, doing)
 
@@ -316,7 +314,7 @@ def cached_run(
     ``record(track, options, seed=seed)`` and ``then(result)`` (more work on the races'
     result, e.g. the Race page's profile; None without), kept in ``cache`` as
     ``(result, record, then's answer)`` (the oldest of ``keep`` runs goes first). When
-    ``then`` races ``reference`` races on each preset, they count with the run's against
+    ``then`` races ``reference`` races on each reference track, they count with the run's against
     the limit. None, with the reason shown, when there is none yet or the races cannot
     run."""
     if key in cache:

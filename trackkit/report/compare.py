@@ -7,9 +7,10 @@ options, races and seed, so race ``r`` is dealt, shuffled and ordered alike on e
 
 - length: the mean rounds with its 95% interval, and the exact solo rounds of the
   profile's reference racer on the greedy start path (no sampling error);
-- fairness against an average track (the presets raced alike): ``balance`` with its
-  interval, the character the track moves most (``tilted_character``, its difference in
-  win rate, signed) and ``character_tilt`` (that move, unsigned, with its interval);
+- fairness against an average track (30 tracks drawn from the space, raced alike):
+  ``balance`` with its interval, the character the track moves most
+  (``tilted_character``, its difference in win rate, signed) and ``character_tilt``
+  (that move, unsigned, with its interval);
   exact: ``path_rounds`` (the reference racer forced onto each start path),
   ``path_spread`` (slowest path minus fastest) and ``character_rounds_spread`` (slowest
   character minus fastest, alone);
@@ -111,8 +112,8 @@ def track_figures(
     reference_races: int | None = None,
 ) -> TrackFigures:
     """The row of ``track``: its profile's figures (``races`` races with ``seed``, beside
-    ``reference_races`` of each preset, default as many) and what ``solved`` holds
-    (solved now when None)."""
+    ``reference_races`` of each track of the average track, default as many) and what
+    ``solved`` holds (solved now when None)."""
     solved = solved or solve_track(track, options)
     profile = profile_track(
         track,
@@ -209,7 +210,7 @@ def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: in
         )
     lines += [
         "",
-        "Fairness against an average track (the presets raced alike)",
+        "Fairness against an average track (30 tracks drawn from the space, raced alike)",
         f"{'#':>2} {'track':<32} {'balance (95% CI)':>20}  {'most-moved character':<24} "
         f"{'points (tilt 95% CI)':>20}  {'path spread':>11}  {'character spread':>16}",
     ]

@@ -80,11 +80,15 @@ def path_sentence(profile: TrackProfile) -> str:
             f"Alone, a racer needs {paths[slow] - paths[fast]:.2f} rounds more from start path "
             f"{slow} than from {fast} (exact)."
         )
-    if raced:
+    dealt = profile.details.get("options", {}).get("path_choice", "dealt") == "dealt"
+    if len(raced) == 1:
+        parts.append(f"Every racer took start path {raced[0]['name']}.")
+    elif raced:
         worst = max(raced, key=lambda r: abs(r["win_rate"] - r["fair_share"]))
         noise = _noise(worst["win_rate_low"], worst["win_rate_high"], worst["fair_share"])
+        how = "with the paths dealt" if dealt else "with the paths the racers chose"
         parts.append(
-            f"In races with the paths dealt, those starting on {worst['name']} win "
+            f"In races {how}, those starting on {worst['name']} win "
             f"{percent(worst['win_rate'])} (fair {percent(worst['fair_share'])}, 95%: "
             f"{percent(worst['win_rate_low'])} to {percent(worst['win_rate_high'])}): {noise}."
         )
