@@ -157,7 +157,7 @@ SWEEP_RACES = Limit(
     key="sweep_races",
     what="races in all",
     cli=20_000_000_000,
-    app=100_000,
+    app=200_000,
     env="TRACKKIT_APP_MAX_SWEEP_RACES",
     fix="sweep a sample of the tracks (--sample) or run fewer races per track (--races)",
 )

@@ -185,7 +185,7 @@ def test_compare_shows_every_tracks_balance_with_its_interval(
         up >= 0 and down >= 0 for up, down in zip(balance["up"], balance["down"], strict=True)
     )
     assert all(0 < x <= 1 for x in balance["x"])
-    page.get_by_text("each preset raced 500 times").wait_for()
+    page.get_by_text("each of its tracks raced 500 times").wait_for()
     _screenshot(page, tmp_path / "compare-balance.png")
 
 

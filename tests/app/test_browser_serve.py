@@ -19,13 +19,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from trackkit.design import encode_track
+from trackkit.explore.profile import reference_tracks
+from trackkit.games import get_ruleset
 from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.setup import race_board
 
 LIMIT = 100_000_000  # race steps per run on the test's servers (the app's default: 200 M)
 SNOW_PRESET = Path(__file__).resolve().parents[2] / "trackkit/games/snowtails/tracks"
 BOARD_SPACES = {50: 15_348, 20: 6_348}  # Long trail with so many more straights (measured)
 KING_OF_TOADS_SQUARES = 65
-PRESET_SQUARES = 296  # the six presets' boards: the Race page's verdict races each as well
 HEALTH_LIMIT = 1.0  # seconds the health check may take at most
 Server = Callable[..., AbstractContextManager[str]]
 
@@ -118,8 +120,10 @@ def test_the_server_answers_while_a_session_races_yummells_biggest_preset(
     page = open_tab()
     page.goto(f"{url}/race?track={encode_track(load_preset('king-of-toads'))}")
     _slider_to(page, "Players", 8)
-    # the run and its verdict's average track (2,000 races of each preset) within the limit
-    most = (LIMIT - 2_000 * 8 * PRESET_SQUARES) // (8 * KING_OF_TOADS_SQUARES)
+    # the run and its verdict's average track (2,000 races of each of its tracks) within
+    # the limit
+    average = sum(len(race_board(t).nodes) for t in reference_tracks(get_ruleset("yummell"), 8))
+    most = (LIMIT - 2_000 * 8 * average) // (8 * KING_OF_TOADS_SQUARES)
     _races_offered(page, most)
     _number(page, "Races", most)
     with health_watch(url) as latencies:
@@ -167,11 +171,11 @@ def test_the_server_answers_while_a_session_runs_the_small_sweep(
     button.wait_for(timeout=120_000)  # the page is drawn: its first imports are done
     with health_watch(url) as latencies:
         button.click()
-        page.get_by_text(re.compile(r"of 44 tracks")).wait_for(timeout=300_000)
+        page.get_by_text(re.compile(r"of 70 tracks")).wait_for(timeout=300_000)
         page.get_by_text(re.compile(r"tracks pass the filters")).wait_for(timeout=600_000)
     page.screenshot(path=str(tmp_path / "swept.png"), full_page=True)
     assert len(latencies) >= 10, f"the sweep ended too soon to tell: {len(latencies)} checks"
     assert max(latencies) < HEALTH_LIMIT, f"health check took {max(latencies):.2f} s"
     # the sweep went to a folder of this visitor's own
     [folder] = [p for p in sweeps.iterdir() if (p / "sweep.json").exists()]
-    assert re.fullmatch(r"4p-sample44-[0-9a-f]{10}", folder.name)
+    assert re.fullmatch(r"4p-sample70-[0-9a-f]{10}", folder.name)

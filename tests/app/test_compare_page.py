@@ -107,7 +107,7 @@ def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> 
     assert balance["x"] == list(table["Balance"])
     assert balance["error_x"]["array"] and balance["error_x"]["arrayminus"]
     assert length["error_x"]["array"] and exact["mode"] == "markers"
-    assert any("each preset raced 500 times" in c.value for c in at.caption)
+    assert any("each of its tracks raced 500 times" in c.value for c in at.caption)
 
 
 def test_choices_survive_a_visit_to_another_page() -> None:

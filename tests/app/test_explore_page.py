@@ -176,7 +176,7 @@ def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -
 def test_the_small_sweep_and_its_average_track_fit_the_apps_sweep_limit() -> None:
     from trackkit.app.explore_page import SMALL_SWEEP, small_sweep_races
 
-    assert small_sweep_races() == (SMALL_SWEEP["sample"] + 6) * SMALL_SWEEP["races"]
+    assert small_sweep_races() == (SMALL_SWEEP["sample"] + 30) * SMALL_SWEEP["races"]
     assert small_sweep_races() <= limits.SWEEP_RACES.app
     assert SMALL_SWEEP["races"] == PROFILE_RACES  # profiled as a sweep profiles by default
 

@@ -23,8 +23,9 @@ from trackkit.app.runs import (
     reference_races,
 )
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import MAX_PROFILE_RACES
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.explore.profile import MAX_PROFILE_RACES, reference_tracks
+from trackkit.games import get_ruleset
+from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.setup import RaceOptions, race_board
 from trackkit.limits import CostLimitError
 
@@ -155,7 +156,7 @@ def test_the_operator_sets_the_heavy_runs_at_once(monkeypatch, value, slots) -> 
     assert heavy_run_slots() == slots
 
 
-# --- a profile's cost: its races and the presets raced alike (the reference) ---------------
+# --- a profile's cost: its races and its average track raced alike (the reference) -----------
 
 
 def test_the_reference_races_as_many_as_the_track_up_to_the_apps_bound() -> None:
@@ -168,7 +169,8 @@ def test_a_profile_may_race_what_the_limit_leaves_after_its_reference(monkeypatc
     limits.serve_app_limits(True)  # the conftest switches back after the test
     track, options = load_preset("first-run"), RaceOptions(players=4)
     per_race, presets = 4 * 34, reference_cost(options)
-    assert presets == sum(4 * len(race_board(load_preset(slug)).nodes) for slug in PRESET_SLUGS)
+    average = reference_tracks(get_ruleset("yummell"), 4)
+    assert presets == sum(4 * len(race_board(track).nodes) for track in average)
     monkeypatch.setenv(limits.SIMULATION_COST.env, str(5_000 * per_race + 2_000 * presets))
     assert profile_races_allowed(track, options) == 5_000  # its reference: 2,000 of each
     # below the reference's bound the presets race as often as the track

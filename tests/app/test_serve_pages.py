@@ -15,14 +15,24 @@ from streamlit.testing.v1 import AppTest
 from trackkit import limits
 from trackkit.app import runs
 from trackkit.app.runs import HeavyRuns, Progress
+from trackkit.explore.profile import reference_tracks
 from trackkit.explore.sweep import read_sweep
+from trackkit.games import get_ruleset
 from trackkit.games.snowtails.editing import EditHistory
 from trackkit.games.snowtails.presets import load_preset as snow_preset
+from trackkit.games.yummell.setup import race_board
 
 TIMEOUT = 600
 COST = limits.SIMULATION_COST
 FIRST_RUN = 34  # squares of the first-run board (the Race page's preset without a design)
-PRESETS = 296  # squares of the six presets' boards (the average track's)
+
+
+def average_squares(players: int) -> int:
+    """Squares of the boards of the average track's tracks for ``players``."""
+    tracks = reference_tracks(get_ruleset("yummell"), players)
+    return sum(len(race_board(track).nodes) for track in tracks)
+
+
 CHICANE = 182  # spaces of the chicane board
 
 
@@ -65,19 +75,23 @@ def run_button(at: AppTest) -> object:
 def test_the_races_input_stops_at_what_one_run_and_its_reference_may_cost(
     app_limits, monkeypatch
 ) -> None:
-    # the verdict races each preset too, as often as the track up to 2,000 times: counted in
-    monkeypatch.setenv(COST.env, "3_400_000")
+    # the verdict races its average track too, as often as the track up to 2,000 times:
+    # counted in
+    five, eight = average_squares(5), average_squares(8)
+    limit = 2_000 * 5 * five + 2_588 * 5 * FIRST_RUN
+    monkeypatch.setenv(COST.env, str(limit))
     at = race_page().run()
     assert not at.exception
     races = at.number_input(key="race-races")
-    # 5 players: 2,000 races of each preset fit, and leave room for 2,588 on the track
-    assert races.max == (3_400_000 - 2_000 * 5 * PRESETS) // (5 * FIRST_RUN) == 2_588
+    # 5 players: 2,000 races of each of its tracks fit, and leave room for 2,588 here
+    assert races.max == (limit - 2_000 * 5 * five) // (5 * FIRST_RUN) == 2_588
     races.set_value(2_588).run()
     at.slider(key="race-players").set_value(8).run()
     races = at.number_input(key="race-races")
-    # 8 players: fewer than 2,000, each preset raced as often as the track
-    assert races.max == 3_400_000 // (8 * FIRST_RUN + 8 * PRESETS) == 1_287
-    assert races.value == 1_287  # the remembered 2,588 lowered to what 8 players allow
+    # 8 players: fewer than 2,000, the average track raced as often as the track
+    most = limit // (8 * FIRST_RUN + 8 * eight)
+    assert races.max == most < 2_000
+    assert races.value == most  # the remembered 2,588 lowered to what 8 players allow
     assert not at.exception
 
 

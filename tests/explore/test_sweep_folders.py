@@ -569,8 +569,8 @@ def test_the_app_allows_its_small_sweep_and_refuses_a_large_one(app_limits: None
 
     space = PresetSpace(size=26_640)
     plan_sweep(space, races=SMALL_SWEEP["races"], sample=SMALL_SWEEP["sample"])
-    with pytest.raises(CostLimitError, match="the limit is 100,000: sweep a sample"):
+    with pytest.raises(CostLimitError, match="the limit is 200,000: sweep a sample"):
         plan_sweep(space, races=200)
-    with pytest.raises(CostLimitError, match="limit is 100,000"):
+    with pytest.raises(CostLimitError, match="limit is 200,000"):
         run_sweep(space, Path(tempfile.gettempdir()) / "never-made", races=200, workers=1)
     assert not (Path(tempfile.gettempdir()) / "never-made").exists()

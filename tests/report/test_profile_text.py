@@ -93,7 +93,7 @@ def _profile(difference: tuple[float, float, float], path: tuple[float, float, f
                 "win_rate_low": path[1],
                 "win_rate_high": path[2],
                 "fair_share": 0.25,
-            }
+            },
         ],
         "path_rounds": {"A": 10.0, "B": 10.5, "C": 10.2},
     }

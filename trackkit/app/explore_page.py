@@ -54,9 +54,9 @@ from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import simulate
 
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
-# 70 tracks × 1,000 races and the 30 of the average track every balance is measured against
-# × 1,000: 100,000 races, the app's sweep limit; some seconds on two cores
-SMALL_SWEEP = {"players": 4, "sample": 70, "races": 1_000}
+# 70 tracks × 2,000 races and the 30 of the average track every balance is measured against
+# × 2,000: 200,000 races, the app's sweep limit; some seconds on two cores
+SMALL_SWEEP = {"players": 4, "sample": 70, "races": 2_000}
 AGAIN = 5  # a track profiled again races this many times the sweep's races (within limits)
 KEEP_PROFILES = 32
 TITLES = {f.key: f.title for f in FIGURES}
