@@ -62,7 +62,7 @@ Kind = Literal["sampled", "exact", "track"]
 
 PROFILE_RACES = 2_000  # races of a profile, a sweep's and a search's, unless told
 MAX_PROFILE_RACES = 1_000_000
-BOOTSTRAP_DRAWS = 400
+BOOTSTRAP_DRAWS = 200  # each end of a 95% interval to about 5% of its width (one standard error)
 INTERVAL = "95%: normal approximation for means, parametric bootstrap for the rest"
 
 
@@ -264,11 +264,10 @@ def exact_figures(
     """The exact solo figures: the reference racer's rounds on the greedy route and on each
     start path, and (``characters``) each character's; the tables go into ``details``."""
     reference_racer = ruleset.exact_reference()
-    # every path at once first (one full solve, then each other path on its own squares);
-    # the greedy route's solve is then one of them, from the solver's cache
+    # every path at once (one full solve, then each other path on its own squares); the
+    # length of the greedy route, ``exact_solo``'s, is one of them
     paths = ruleset.exact_paths(track, prepared=board, **reference_racer)
-    solved = ruleset.exact_solo(track, prepared=board, **reference_racer)
-    values = {"exact_rounds": solved.expected_rounds}
+    values = {"exact_rounds": paths[ruleset.greedy_path(board)]}
     for letter, rounds in paths.items():
         values[f"path_rounds_{letter.lower()}"] = rounds
     values["path_spread"] = max(paths.values()) - min(paths.values())

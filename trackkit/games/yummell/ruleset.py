@@ -273,6 +273,12 @@ class Yummell:
 
         return exact_paths(track, **choices)
 
+    def greedy_path(self, prepared: RaceBoard) -> str:
+        """The start path a greedy racer takes (the lowest total MP): ``exact_solo``'s."""
+        from trackkit.games.yummell.policies import greedy_route
+
+        return start_path_label(greedy_route(prepared.board))
+
     def exact_characters(self, track: Track, **choices: Any) -> dict[str, float]:
         """The exact solo rounds of each character (one advantage), by name."""
         from trackkit.games.yummell.exact import exact_characters
