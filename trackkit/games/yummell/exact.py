@@ -913,6 +913,24 @@ class _Chain:
         return count
 
 
+_TABLES: dict[tuple[int, int, int], tuple[Content, tuple[np.ndarray, ...]]] = {}
+
+
+def _encounter_table_of(content: Content, character: int, advantage: int) -> tuple[np.ndarray, ...]:
+    """:func:`_encounter_table` of one racer, kept for the content object it was made from
+    (a sweep asks for the same racer's on every track)."""
+    key = (id(content), character, advantage)
+    kept = _TABLES.get(key)
+    if kept is None or kept[0] is not content:
+        if len(_TABLES) >= KEEP_SOLVED:
+            _TABLES.clear()
+        table = _encounter_table(
+            content, content.characters[character], content.advantages[advantage]
+        )
+        kept = _TABLES[key] = (content, table)
+    return kept[1]
+
+
 def _chains(
     board: Board,
     routes: list[int],
@@ -924,7 +942,7 @@ def _chains(
     """One racer's chain on each of ``routes``."""
     character_row = content.characters[character]
     advantage_row = content.advantages[advantage]
-    kinds, params, chances, wins = _encounter_table(content, character_row, advantage_row)
+    kinds, params, chances, wins = _encounter_table_of(content, character, advantage)
     cards = content.cards
     curses = cards[(cards[:, CARD_EFFECT] == Effect.CURSE) & (cards[:, CARD_ARROW] != 0)]
     cursed = [int(terrain) for terrain in curses[:, CARD_TERRAIN]]
@@ -945,20 +963,23 @@ def _chains(
             cursed[0] if (encounters and cursed) else None,
             highest,
         )
+        # a square's cost at each curse level depends on its base MP and terrain alone:
+        # each pair that occurs is costed once
         cost = np.zeros((len(nodes), levels), dtype=np.int64)
-        for level in range(levels):
-            curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
-            if cursed:
-                curse[cursed[0]] = level
-            for i, node in enumerate(nodes):
-                cost[i, level] = terrain_cost(
-                    board.node_base[node],
-                    board.node_terrain[node],
-                    character_row,
-                    advantage_row,
-                    curse,
-                    no_events,
-                )
+        costed: dict[tuple[int, int], np.ndarray] = {}
+        bases, terrains = board.node_base[nodes].tolist(), board.node_terrain[nodes].tolist()
+        for i, pair in enumerate(zip(bases, terrains, strict=True)):
+            if pair not in costed:
+                column = np.zeros(levels, dtype=np.int64)
+                for level in range(levels):
+                    curse = np.zeros(TERRAIN_COUNT, dtype=np.int64)
+                    if cursed:
+                        curse[cursed[0]] = level
+                    column[level] = terrain_cost(
+                        pair[0], pair[1], character_row, advantage_row, curse, no_events
+                    )
+                costed[pair] = column
+            cost[i] = costed[pair]
         # a character whose next square costs more than any card can never move again
         stuck = np.zeros((len(nodes) + 1, levels), dtype=np.bool_)  # by row: square + 1
         stuck[:-1] = cost > highest
