@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from conftest import PLOT_DRAWN, to_pixels
 from playwright.sync_api import Page, expect
@@ -20,16 +21,22 @@ from trackkit.explore.sweep import dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
 
 
+def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:
+    """A sweep of 12 3-player tracks under ``tmp_path/sweeps``: the folder of sweeps, the
+    space and the sweep's rows."""
+    root = tmp_path / "sweeps"
+    space = get_ruleset("yummell").track_space(3)
+    with dask_client(1, processes=False) as client:
+        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
+    return root, space, read_sweep(root / "3p").table.to_pandas()
+
+
 def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
     tmp_path: Path,
     streamlit_server: Callable[..., AbstractContextManager[str]],
     open_tab: Callable[[], Page],
 ) -> None:
-    root = tmp_path / "sweeps"
-    space = get_ruleset("yummell").track_space(3)
-    with dask_client(1, processes=False) as client:
-        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
-    rows = read_sweep(root / "3p").table.to_pandas()
+    root, _, rows = _small_sweep(tmp_path)
     # the dot farthest from any other, so that the click cannot land on a neighbour
     points = list(zip(rows["rounds_mean"], rows["balance"], strict=True))
 
@@ -67,11 +74,7 @@ def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
     streamlit_server: Callable[..., AbstractContextManager[str]],
     open_tab: Callable[[], Page],
 ) -> None:
-    root = tmp_path / "sweeps"
-    space = get_ruleset("yummell").track_space(3)
-    with dask_client(1, processes=False) as client:
-        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
-    rows = read_sweep(root / "3p").table.to_pandas()
+    root, space, rows = _small_sweep(tmp_path)
     row = rows.iloc[4]
     swept = Track("My swept track", space.track(int(row["rank"])).placements)
     unswept_rank = next(r for r in range(len(space)) if r not in set(rows["rank"]))
