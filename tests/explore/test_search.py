@@ -25,7 +25,10 @@ def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
     assert fitness({"rounds_mean": 10.6, "balance": 0.9}, 10, 0.5) == pytest.approx(0.8)
 
 
-@pytest.mark.parametrize("method", ["map-elites", "random"])
+@pytest.mark.parametrize(
+    "method",
+    [pytest.param("map-elites", marks=pytest.mark.slow), "random"],  # map-elites: about 6 s
+)
 def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
     choices = dict(target_length=9.0, budget=40, races=20, top=2, check_races=40, method=method)
     a = search(space, seed=4, **choices)
