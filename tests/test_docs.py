@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -18,7 +16,6 @@ README = ROOT / "README.md"
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
-@pytest.mark.slow  # imports every module for the API pages: 5 s idle, over 10 s on a busy machine
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     """Every page, link, anchor and API page (from the docstrings) resolves; nothing is
     fetched from the network (the Material theme's web fonts are off)."""

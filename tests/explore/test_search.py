@@ -67,6 +67,7 @@ def test_impossible_searches_are_refused(space, choices, message) -> None:
         search(space, **({"target_length": 9.0, "budget": 10} | choices))
 
 
+@pytest.mark.slow  # the command's 20 profiles, again beside the library's tests: about 3 s
 def test_the_command_prints_and_exports_what_it_found(tmp_path, capsys) -> None:
     argv = ["search", "--players", "3", "--target-length", "9", "--budget", "20", "--races"]
     code = main([*argv, "20", "--top", "2", "--export", str(tmp_path), "--json"])
