@@ -410,6 +410,23 @@ def find_preset(slug: str) -> tuple[Ruleset, str] | None:
     return None
 
 
+def load_preset(slug: str) -> Any:
+    """The preset called ``slug``, of whichever game has it; a :class:`TrackkitError`
+    listing every game's presets for any other name.
+
+    >>> load_preset("chicane").game, load_preset("first-run").game
+    ('snowtails', 'yummell')
+    """
+    found = find_preset(slug)
+    if found is None:
+        known = "; ".join(
+            f"{get_ruleset(name).title}: {', '.join(get_ruleset(name).presets())}" for name in KNOWN
+        )
+        raise TrackkitError(f"there is no preset called {shown(slug)!r}; presets: {known}")
+    ruleset, name = found
+    return ruleset.load_preset(name)
+
+
 def all_rulesets() -> Sequence[Ruleset]:
     """Every known ruleset, loaded (the conformance suite runs over these)."""
     return [get_ruleset(name) for name in KNOWN]
