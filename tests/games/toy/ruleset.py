@@ -165,7 +165,9 @@ class Toy:
     def options(self, **choices: Any) -> ToyOptions:
         return ToyOptions(**choices)
 
-    def prepare(self, track: ToyTrack, options: ToyOptions) -> PreparedLane:
+    def prepare(
+        self, track: ToyTrack, options: ToyOptions, *, composed: ToyTrack | None = None
+    ) -> PreparedLane:
         return PreparedLane(track, tuple(f"space {i}" for i in range(track.length + 1)))
 
     def groups(self, prepared: PreparedLane, options: ToyOptions) -> tuple[Group, ...]:
