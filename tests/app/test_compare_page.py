@@ -8,7 +8,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import trackkit.report.compare as compare
+import trackkit.games.yummell.face.compare as compare
 from trackkit.board.track import Track
 from trackkit.design import Design, encode_track
 from trackkit.games.yummell.presets import load_preset

@@ -15,10 +15,10 @@ from trackkit.app.fairness import interval_bars
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_options
+from trackkit.games.yummell.face.compare import Solved, TrackFigures
+from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
-from trackkit.report.compare import Solved, TrackFigures
-from trackkit.report.compare_cache import SolvedKey, compare_tracks_kept
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8

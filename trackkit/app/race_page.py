@@ -32,6 +32,7 @@ from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import TrackProfile, profile_track
 from trackkit.games.yummell.content import load_content
+from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
@@ -39,7 +40,6 @@ from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
-from trackkit.report.replay import positions_by_round, readable, square_name
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.games.base import batch_stream, race_ready
+from trackkit.games.base import Ready, batch_stream, race_ready
 from trackkit.games.snowtails.board import CompiledCourse, compile_course
 from trackkit.games.snowtails.content import (
     Components,
@@ -200,7 +200,7 @@ def prepare(
     problem = unplayable(deck)  # a deck built in code; a deck file is refused as it loads
     if problem is not None:
         raise TrackkitError(f"the deck cannot be played: {problem[1]}")
-    if isinstance(track, SnowTrack):
+    if isinstance(track, SnowTrack | Ready):
         compiled = race_ready(track, options).compiled
     else:  # composed already by the caller (the ruleset's batches, the engine's tests)
         compiled = track if isinstance(track, CompiledCourse) else compile_course(track)

@@ -8,18 +8,18 @@ import math
 
 import pytest
 
-import trackkit.report.compare as compare
+import trackkit.games.yummell.face.compare as compare
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_track
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.compare import (
+from trackkit.games.yummell.face.compare import (
     Solved,
     TrackFigures,
     compare_summary,
     compare_text,
     compare_tracks,
 )
+from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.setup import RaceOptions
 
 
 def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigures:
