@@ -324,14 +324,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from trackkit.explore.profile import profile_track
+    from trackkit.explore.profile import ProfileSettings, profile_track
     from trackkit.report.profile import profile_text
     from trackkit.report.verdict import verdict_json
 
     track = resolve_track(args.track, args.tileset)
-    profile = profile_track(
-        track,
-        options=_options_for(track, args),
+    settings = ProfileSettings(
         races=args.races,
         seed=args.seed,
         exact=not args.no_exact,
@@ -339,12 +337,14 @@ def cmd_profile(args: argparse.Namespace) -> int:
         precision=args.precision,
         max_races=max(args.races, args.max_races),
     )
+    profile = profile_track(track, settings, options=_options_for(track, args))
     _emit(args, {**profile.to_json(), "verdict": verdict_json(profile)}, profile_text(profile))
     return EXIT_OK
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from trackkit.explore.search import search
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.search import SearchSettings, search
     from trackkit.report.search import search_text
 
     ruleset = get_ruleset(DEFAULT_GAME)
@@ -352,16 +352,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     with _progress(args, args.budget, unit="track") as update:
         result = search(
             space,
-            target_length=args.target_length,
-            budget=args.budget,
-            seed=args.seed,
-            races=args.races,
-            tolerance=args.tolerance,
-            method=args.method,
-            top=args.top,
+            SearchSettings(
+                target_length=args.target_length,
+                tolerance=args.tolerance,
+                budget=args.budget,
+                method=args.method,
+                top=args.top,
+            ),
+            ProfileSettings(
+                races=args.races,
+                seed=args.seed,
+                precision=args.precision,
+                max_races=max(args.races, args.max_races),
+            ),
             progress=update,
-            precision=args.precision,
-            max_races=max(args.races, args.max_races),
         )
     if args.export:
         from trackkit.report.generate import write_track_files
@@ -508,7 +512,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from trackkit.explore.sweep import run_sweep, space_of
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, run_sweep, space_of
     from trackkit.report.sweep import sweep_text
 
     if args.scheduler is not None and args.workers is not None:
@@ -520,17 +525,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         run = run_sweep(
             space,
             args.out,
-            races=args.races,
-            seed=args.seed,
+            ProfileSettings(
+                races=args.races,
+                seed=args.seed,
+                exact=not args.no_exact,
+                characters=args.characters,
+                precision=args.precision,
+                max_races=args.max_races,
+            ),
             sample=args.sample,
-            exact=not args.no_exact,
-            precision=args.precision,
-            max_races=args.max_races,
-            characters=args.characters,
             sample_seed=args.sample_seed,
-            workers=args.workers,
-            scheduler=args.scheduler,
             partition_size=args.partition_size,
+            cluster=Cluster(workers=args.workers, scheduler=args.scheduler),
             progress=update,
         )
     _emit(args, run.to_json(), sweep_text(run))
