@@ -17,7 +17,8 @@ from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Track
 from trackkit.design import encode_track
-from trackkit.explore.sweep import dask_client, read_sweep, run_sweep
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
 
 
@@ -27,7 +28,13 @@ def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:
     root = tmp_path / "sweeps"
     space = get_ruleset("yummell").track_space(3)
     with dask_client(1, processes=False) as client:
-        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
+        run_sweep(
+            space,
+            root / "3p",
+            ProfileSettings(races=20, seed=3),
+            sample=12,
+            cluster=Cluster(client=client),
+        )
     return root, space, read_sweep(root / "3p").table.to_pandas()
 
 

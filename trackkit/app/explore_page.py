@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -324,17 +324,13 @@ def profile_like_sweep(
     track's first races."""
     options = profile_options(get_ruleset(plan.game), plan.players)
     result = simulate(track, options, races=races, seed=plan.seed, progress=progress)
-    return profile_track(
-        track,
-        options=options,
+    settings = replace(
+        plan.profile,
         races=races,
         max_races=max(races, plan.max_races) if precision else races,
-        seed=plan.seed,
-        exact=plan.exact,
-        characters=plan.characters,
         precision=precision,
-        simulated=result,
     )
+    return profile_track(track, settings, options=options, simulated=result)
 
 
 def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> None:

@@ -22,6 +22,7 @@ from trackkit.app.picture import picture_downloads
 from trackkit.app.runs import (
     MIN_RACES,
     REFERENCE_RACES,
+    RacesAsked,
     cached_run,
     keep_within,
     profile_races_allowed,
@@ -30,7 +31,7 @@ from trackkit.app.runs import (
 )
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import TrackProfile, profile_track
+from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
 from trackkit.games.yummell.record import RaceRecord, record_race
@@ -168,19 +169,8 @@ def page() -> None:
     def profiled(result: SimulationResult) -> Profiled:
         return races_profile(track, result, reference)
 
-    run = cached_run(
-        cache,
-        key,
-        KEEP_RUNS,
-        track,
-        options,
-        int(races),
-        int(seed),
-        record_race,
-        start,
-        then=profiled,
-        reference=reference,
-    )
+    asked = RacesAsked(track, options, int(races), int(seed), record_race)
+    run = cached_run(cache, KEEP_RUNS, key, asked, start, then=profiled, reference=reference)
     if run is not None:
         _show(track, *run)
 
@@ -192,10 +182,8 @@ def races_profile(track: Track, result: SimulationResult, reference: int) -> Pro
     try:
         return profile_track(
             track,
+            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
             options=result.options,
-            races=result.races,
-            max_races=result.races,
-            seed=result.seed,
             simulated=result,
             reference_races=reference,
         )

@@ -10,7 +10,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.fairness import win_rates_figure
-from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
+from trackkit.app.runs import (
+    MIN_RACES,
+    RacesAsked,
+    cached_run,
+    keep_within,
+    races_allowed,
+    races_help,
+)
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
@@ -74,9 +81,8 @@ def page() -> None:
     key = (track.to_toml(), players, names, int(starting), bonus, int(races), int(seed))
     cache = _results()
     start = st.button("Run races", type="primary", key="snow-run")
-    run = cached_run(
-        cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
-    )
+    asked = RacesAsked(track, options, int(races), int(seed), record_race)
+    run = cached_run(cache, KEEP_RUNS, key, asked, start)
     if run is not None:
         _show(track, *run[:2])
 

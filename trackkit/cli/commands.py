@@ -70,16 +70,14 @@ def simulate(args: argparse.Namespace) -> Shown:
 
 
 def profile(args: argparse.Namespace) -> Shown:
-    from trackkit.explore.profile import profile_track
+    from trackkit.explore.profile import ProfileSettings, profile_track
     from trackkit.report.profile import profile_text
     from trackkit.report.verdict import verdict_json
 
     track = resolve_track(args.track, args.tileset)
     ruleset = get_ruleset(track.game)
     options = race_options(track.game, args, getattr(ruleset, "profile_choices", None))
-    result = profile_track(
-        track,
-        options=options,
+    settings = ProfileSettings(
         races=args.races,
         seed=args.seed,
         exact=not args.no_exact,
@@ -87,6 +85,7 @@ def profile(args: argparse.Namespace) -> Shown:
         precision=args.precision,
         max_races=max(args.races, args.max_races),
     )
+    result = profile_track(track, settings, options=options)
     return Shown({**result.to_json(), "verdict": verdict_json(result)}, profile_text(result))
 
 
@@ -121,24 +120,27 @@ def _space(args: argparse.Namespace) -> Any:
 
 
 def search(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.search import SearchSettings
     from trackkit.explore.search import search as run
     from trackkit.report.search import search_text
 
     space = _space(args)
+    wanted = SearchSettings(
+        target_length=args.target_length,
+        tolerance=args.tolerance,
+        budget=args.budget,
+        method=args.method,
+        top=args.top,
+    )
+    settings = ProfileSettings(
+        races=args.races,
+        seed=args.seed,
+        precision=args.precision,
+        max_races=max(args.races, args.max_races),
+    )
     with progress_bar(args, args.budget, unit="track") as update:
-        result = run(
-            space,
-            target_length=args.target_length,
-            budget=args.budget,
-            seed=args.seed,
-            races=args.races,
-            tolerance=args.tolerance,
-            method=args.method,
-            top=args.top,
-            progress=update,
-            precision=args.precision,
-            max_races=max(args.races, args.max_races),
-        )
+        result = run(space, wanted, settings, progress=update)
     if args.export:
         from trackkit.report.generate import write_track_files
 
@@ -147,7 +149,8 @@ def search(args: argparse.Namespace) -> Shown:
 
 
 def sweep(args: argparse.Namespace) -> Shown:
-    from trackkit.explore.sweep import run_sweep
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, run_sweep
     from trackkit.report.sweep import sweep_text
 
     if args.scheduler is not None and args.workers is not None:
@@ -159,17 +162,18 @@ def sweep(args: argparse.Namespace) -> Shown:
         run = run_sweep(
             space,
             args.out,
-            races=args.races,
-            seed=args.seed,
+            ProfileSettings(
+                races=args.races,
+                seed=args.seed,
+                exact=not args.no_exact,
+                characters=args.characters,
+                precision=args.precision,
+                max_races=args.max_races,
+            ),
             sample=args.sample,
-            exact=not args.no_exact,
-            precision=args.precision,
-            max_races=args.max_races,
-            characters=args.characters,
             sample_seed=args.sample_seed,
-            workers=args.workers,
-            scheduler=args.scheduler,
             partition_size=args.partition_size,
+            cluster=Cluster(workers=args.workers, scheduler=args.scheduler),
             progress=update,
         )
     return Shown(run.to_json(), sweep_text(run))

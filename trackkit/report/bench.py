@@ -379,18 +379,17 @@ def _timed_sweep(
 ) -> tuple[float, float]:
     """Seconds of the sweep itself and of its cluster start and warm-up: a sample of
     ``tracks`` tracks, in a temporary folder, partitions of a sixteenth of the tracks."""
-    from trackkit.explore.sweep import run_sweep, space_of
+    from trackkit.explore.sweep import SWEEP_PROFILE, Cluster, run_sweep, space_of
 
     space = space_of("yummell", players)
     with tempfile.TemporaryDirectory() as folder:
         run = run_sweep(
             space,
             Path(folder) / "sweep",
-            races=races,
-            seed=seed,
+            dataclasses.replace(SWEEP_PROFILE, races=races, seed=seed),
             sample=min(tracks, len(space)),
-            workers=workers,
             partition_size=max(1, tracks // 16),
+            cluster=Cluster(workers=workers),
         )
     return run.sweep_seconds, run.start_seconds + run.warmup_seconds
 
