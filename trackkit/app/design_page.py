@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
+from trackkit.app.choices import building_rule_applies, kept, players_slider
 from trackkit.app.common import (
     MAX_UPLOAD_MB,
     UPLOAD_HELP,
@@ -79,13 +81,7 @@ def page() -> None:
         current = design()
     track = current.track
 
-    players_choice = rule.select_slider(
-        "Building rule for",
-        options=["off", 2, 3, 4, 5, 6, 7, 8],
-        value="off",
-        help="The rulebook's optional rule: how many path tiles, each leaving room for the next.",
-    )
-    players = None if players_choice == "off" else int(players_choice)
+    players = _building_rule(rule)
 
     entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
     complete = is_complete(track, tileset)
@@ -111,7 +107,7 @@ def page() -> None:
                 )
         else:
             st.subheader("Next tile")
-            chosen, rotation = _palette(entries)
+            chosen, rotation = _palette(entries, track)
             fits = entries[chosen].fits if chosen is not None else ()
             if track.placements and chosen is not None:
                 _hint(chosen, rotation, fits, entries)
@@ -196,15 +192,36 @@ def page() -> None:
         )
 
 
+def _building_rule(column: Any) -> int | None:
+    """The player count the building rule checks the design for (the count shared with
+    the other pages), or None when the rule is off or has no count for them."""
+    count = players_slider(column)
+    on = kept(
+        column.checkbox,
+        "Building rule for this player count",
+        "design-building-rule",
+        True,
+        help="The rulebook's optional rule, on by default: the player count sets how many "
+        "path tiles the track has, and each tile must leave room for the next. Off: any "
+        "number of tiles, only the joints checked.",
+    )
+    if on and not building_rule_applies(count):
+        column.caption(f"The building rule has no count for {count} player(s): not checked.")
+    return count if on and building_rule_applies(count) else None
+
+
 def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
+    st.subheader("Validation")
+    if not track.placements:  # nothing to check (the building rule would call it a dead end)
+        st.info("Place the start tile anywhere to begin.")
+        return
     finished = is_complete(track, tileset)
     report = validate(track, tileset, players, partial=not finished)
-    st.subheader("Validation")
     rule = f" under the building rule for {players} players" if players else ""
     if report.ok:
         if finished:
             st.success(f"A complete, valid track{rule}.")
-        elif track.placements:
+        else:
             st.info(
                 f"No problem so far{rule}; "
                 + (
@@ -213,8 +230,6 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
                     else "but it cannot be completed."
                 )
             )
-        else:
-            st.info("Place the start tile anywhere to begin.")
     else:
         st.error(f"{len(report.problems)} problem(s){rule}:")
         for problem in report.problems:
@@ -287,8 +302,22 @@ def _default_to_a_tile_that_fits(track: Track, entries: dict[int, NextTile], fin
         st.session_state.tile = preferred[0]
 
 
-def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
-    """The choice of tile and rotation."""
+def _default_to_a_rotation_that_fits(
+    track: Track, chosen: int, fits: tuple[Placement, ...]
+) -> None:
+    """Each time the design or the chosen tile changes, show the rotation the tile would
+    be placed at (the first it fits at, as the faint tile shows it): the control never says
+    0° for a tile that goes down turned 90°. The user's own choice stands until then."""
+    if st.session_state.get("rotation-for") == (track, chosen):
+        return
+    st.session_state["rotation-for"] = (track, chosen)
+    turns = [p.rotation for p in fits]
+    if track.placements and turns and st.session_state.get("rotation") not in turns:
+        st.session_state.rotation = turns[0]
+
+
+def _palette(entries: dict[int, NextTile], track: Track) -> tuple[int | None, int]:
+    """The choice of tile and rotation (the rotation at which the chosen tile fits)."""
     if not entries:
         st.write("Every tile is on the table.")
         return None, 0
@@ -302,6 +331,7 @@ def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
     )
     if chosen is not None:
         st.caption(f"Tile {chosen}: {entries[chosen].summary()}.")
+        _default_to_a_rotation_that_fits(track, chosen, entries[chosen].fits)
     rotation = st.radio(
         "Rotation", ROTATIONS, key="rotation", horizontal=True, format_func=lambda r: f"{r}°"
     )

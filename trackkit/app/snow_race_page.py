@@ -43,7 +43,9 @@ def page() -> None:
         "Policy",
         [*POLICIES, MIXED],
         key="snow-race-policy",
-        help="greedy: the highest race position now (SNOWTAILS.md §6); smart: a good musher",
+        help="greedy: the reference musher, fixed so results compare: the move that ends "
+        "furthest ahead, each collision card or hit counted against it; smart: plays as a "
+        "good musher would",
     )
     starting = left.selectbox(
         "Starting dogs",
