@@ -259,3 +259,14 @@ def test_figures_over_the_app_plot_limit_are_refused_and_the_page_goes_on(
     assert any(w.startswith("The board is not drawn:") for w in refused), refused
     assert any("A sample race" in h.value for h in at.subheader)
     assert at.get("plotly_chart")  # the win-rate charts are still drawn
+
+
+def test_the_start_paths_table_counts_racers_not_races() -> None:
+    from trackkit.app.race_page import _table
+
+    # 5,000 races of 4: several racers of a race may start on one path
+    path = {"name": "A", "share": 0.34, "entries": 6_810, "win_rate": 0.3, "mean_placing": 2.4}
+    line = _table([path], "Start path", share=True)[0]
+    assert line["Racers started"] == 6_810 and "Races entered" not in line
+    character = {**path, "name": "The Troll", "entries": 2_500}
+    assert _table([character], "Character")[0]["Races entered"] == 2_500

@@ -18,6 +18,7 @@ from trackkit.app.choices import (
     warn_if_illegal,
 )
 from trackkit.app.fairness import interval_bars
+from trackkit.app.glossary import column_help
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_options
@@ -151,6 +152,7 @@ def _show(rows: list[TrackFigures]) -> None:
             axis=1,
         ),
         hide_index=True,
+        column_config=column_help(table),
     )
     st.plotly_chart(compare_figure(rows, [name(r) for r in rows]), width="stretch")
     low = _balance_axis(rows)[0]

@@ -24,6 +24,7 @@ from trackkit.app.fairness import (
     start_paths_table,
     win_rates_figure,
 )
+from trackkit.app.glossary import column_help
 from trackkit.app.picture import picture_downloads
 from trackkit.app.runs import (
     MIN_RACES,
@@ -269,10 +270,8 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: P
         win_rates_figure(order, "Win rate by place in the last round's turn order", players),
         width="stretch",
     )
-    by_advantage.dataframe(
-        _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage"),
-        hide_index=True,
-    )
+    advantages = _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage")
+    by_advantage.dataframe(advantages, hide_index=True, column_config=column_help(advantages))
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
     try:
@@ -343,15 +342,18 @@ def _fairness(result: SimulationResult, profile: TrackProfile | None) -> None:
         "line is what each would win in a perfectly fair race."
     )
     if profile is None:
-        st.dataframe(_table(characters, "Character"), hide_index=True)
-        st.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
+        for table in (
+            _table(characters, "Character"),
+            _table(result.by_group("route"), "Start path", share=True),
+        ):
+            st.dataframe(table, hide_index=True, column_config=column_help(table))
         return
     placing = {r["name"]: _placing(r["mean_placing"]) for r in characters}
-    st.dataframe(
+    for table in (
         [{**row, "Mean placing": placing[row["Character"]]} for row in characters_table(profile)],
-        hide_index=True,
-    )
-    st.dataframe(start_paths_table(profile), hide_index=True)
+        start_paths_table(profile),
+    ):
+        st.dataframe(table, hide_index=True, column_config=column_help(table))
     if profile.details.get("path_rounds"):
         st.caption(
             "Exact solo rounds: the expected rounds of one racer alone on the track (the "
