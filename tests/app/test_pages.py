@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -360,3 +361,16 @@ def test_race_and_compare_warn_of_a_track_illegal_for_the_player_count() -> None
     assert "One of these tracks is not legal under the building rule for 3 players" in warning
     assert "In honor of the King of Toads" in warning
     assert "In the swamps of the King" not in warning
+
+
+def test_the_table_outlines_the_tiles_a_problem_names() -> None:
+    at = page("design_page")
+    broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
+    at.query_params["track"] = encode_track(broken)
+    at.run()
+    table = json.loads(at.get("plotly_chart")[0].proto.spec)
+    outlined = [
+        s["name"] for s in table["layout"]["shapes"] if s.get("name", "").startswith("problem")
+    ]
+    assert outlined == ["problem at placement 2"]
+    assert any("outlined in red" in c.value for c in at.caption)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from trackkit.app.common import (
 )
 from trackkit.app.picture import picture_downloads
 from trackkit.board.geometry import ROTATIONS
-from trackkit.board.tiles import TileSet
+from trackkit.board.problems import Problem
 from trackkit.board.track import Placement, Track
 from trackkit.design import (
     Design,
@@ -36,9 +37,11 @@ from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.limits import CostLimitError
 from trackkit.render import track_figure
-from trackkit.render.layout import build_scene
+from trackkit.render.layout import Scene, build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
-from trackkit.validate import validate
+from trackkit.validate import Report, validate
+
+PROBLEM_COLOUR = "#c0392b"
 
 
 def page() -> None:
@@ -85,6 +88,8 @@ def page() -> None:
 
     entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
     complete = is_complete(track, tileset)
+    # nothing to check on an empty table (the building rule would call it a dead end)
+    report = validate(track, tileset, players, partial=not complete) if track.placements else None
     _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
     controls, board = st.columns([1, 3])
     chosen, rotation, fits = None, 0, ()
@@ -95,7 +100,7 @@ def page() -> None:
             st.warning(explanation[1])
         if complete:
             st.subheader("Track complete")
-            if validate(track, tileset, players).ok:
+            if report is not None and report.ok:
                 st.success(
                     "The finish tile is placed: the track is built. Race it or compare "
                     "it (pages on the left), download it below, or Undo to change it."
@@ -147,6 +152,8 @@ def page() -> None:
         except CostLimitError as refusal:  # the rest of the page works without the board
             st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
             figure = None
+        if figure is not None and report is not None:
+            outline_problem_tiles(figure, build_scene(track, tileset), report.problems)
         event = None
         if figure is not None:
             event = st.plotly_chart(
@@ -175,7 +182,7 @@ def page() -> None:
             else:
                 _explain(track, check.explain())
 
-    _validation_panel(track, tileset, players)
+    _validation_panel(track, players, report, complete)
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),
@@ -210,13 +217,30 @@ def _building_rule(column: Any) -> int | None:
     return count if on and building_rule_applies(count) else None
 
 
-def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
+def outline_problem_tiles(figure: Any, scene: Scene, problems: Iterable[Problem]) -> None:
+    """Outline in red, on the table, each tile a problem names (by its placement), so the
+    list below the table points at what it says."""
+    named = {p.placement for p in problems if p.placement is not None}
+    for tile in scene.tiles:
+        if tile.index in named:
+            figure.add_shape(
+                type="rect",
+                x0=tile.left + 0.12,
+                y0=tile.top + 0.12,
+                x1=tile.left + tile.size - 0.12,
+                y1=tile.top + tile.size - 0.12,
+                line={"color": PROBLEM_COLOUR, "width": 4},
+                name=f"problem at placement {tile.index + 1}",
+            )
+
+
+def _validation_panel(
+    track: Track, players: int | None, report: Report | None, finished: bool
+) -> None:
     st.subheader("Validation")
-    if not track.placements:  # nothing to check (the building rule would call it a dead end)
+    if report is None:
         st.info("Place the start tile anywhere to begin.")
         return
-    finished = is_complete(track, tileset)
-    report = validate(track, tileset, players, partial=not finished)
     rule = f" under the building rule for {players} players" if players else ""
     if report.ok:
         if finished:
@@ -232,6 +256,8 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
             )
     else:
         st.error(f"{len(report.problems)} problem(s){rule}:")
+        if any(p.placement is not None for p in report.problems):
+            st.caption("The tiles a problem names are outlined in red on the table.")
         for problem in report.problems:
             st.markdown(f"- **{problem.code}**: {problem.sentence}")
 
