@@ -317,7 +317,11 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
             "Again: with the sweep's seed (its first races are the sweep's own) and the "
             "average track raced as often."
         )
-    st.dataframe(figures_table(columns, keys, TITLES), hide_index=True)
+    # every figure at once, across the page: the default height shows ten rows and hid
+    # the rest behind a scroll bar of the table's own
+    st.dataframe(
+        figures_table(columns, keys, TITLES), hide_index=True, width="stretch", height="content"
+    )
 
 
 def _finite(value: Any) -> bool:
