@@ -203,3 +203,26 @@ def test_a_design_matches_its_row_by_placements_and_tile_set(sweeps) -> None:
     elsewhere = Track("x", track.placements, tileset=Path("/some/other/tiles"))
     assert design_row(frame, plan, elsewhere) is None
     assert design_row(frame, plan, load_preset("king-of-toads")) is None
+
+
+def test_the_small_sweep_goes_to_the_users_cache_not_the_project(tmp_path, monkeypatch) -> None:
+    from trackkit.app.explore_page import small_sweep_folder, sweeps_root, sweeps_roots
+
+    monkeypatch.delenv("TRACKKIT_APP_SWEEPS", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    root = sweeps_root()
+    assert root.is_absolute() and (tmp_path / "cache") in root.parents
+    assert small_sweep_folder(root, "session").parent == root
+    assert sweeps_roots() == (Path("sweeps"), root)  # `trackkit sweep --out sweeps/…` found too
+    monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(tmp_path / "named"))
+    assert sweeps_roots() == (tmp_path / "named",) == (sweeps_root(),)
+
+
+def test_sweeps_of_one_name_in_two_places_are_both_offered(sweeps, tmp_path) -> None:
+    from trackkit.app.explore_page import named_sweeps
+
+    (tmp_path / "3p").mkdir()
+    (tmp_path / "3p" / "sweep.json").write_text((sweeps / "3p" / "sweep.json").read_text())
+    found = named_sweeps((sweeps, tmp_path))
+    assert found == {"3p": sweeps / "3p", "3p (2)": tmp_path / "3p"}
