@@ -106,13 +106,11 @@ def _bench(values: Mapping[str, Any]) -> Shown:
             retest = bench_reliability(tracks=values["reliability_tracks"])
         return Shown(retest.to_json(), retest_text(retest))
     if values["sweep"]:
-        from trackkit.report.bench import time_sweep
-        from trackkit.report.sweep import sweep_bench_text
+        from trackkit.games.yummell.face.bench import sweep_bench_text, time_sweep
 
         bench = time_sweep(values["sweep_tracks"])
         return Shown(bench.to_json(), sweep_bench_text(bench))
-    from trackkit.report.bench import run_bench
-    from trackkit.report.races import bench_text
+    from trackkit.games.yummell.face.bench import bench_text, run_bench
 
     result = run_bench(
         races=values["races"],
