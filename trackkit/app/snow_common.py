@@ -12,7 +12,8 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.fairness import plain
-from trackkit.design import uploaded_text
+from trackkit.design import pack_link, unpack_link, uploaded_text
+from trackkit.errors import TrackkitError
 from trackkit.games.base import parse_game_track_toml
 from trackkit.games.snowtails.editing import EditHistory
 from trackkit.games.snowtails.issues import Issue
@@ -104,18 +105,56 @@ def mark_spaces(figure: go.Figure, spaces: set[Address]) -> None:
     )
 
 
+@common.follows_address
 def history() -> EditHistory:
     """The Snow Tails design of this session, with its undo history (the first demo board
-    to begin with)."""
-    if "snow_history" not in st.session_state:
+    to begin with).
+
+    The design lives in the address as ``?snow=`` beside Yummell's ``?track=``: a link or a
+    reload opens it, and Back and Forward move it as an edit that Undo takes back.
+    """
+    opening = "snow_history" not in st.session_state
+    if opening:
         st.session_state.snow_history = EditHistory.of(load_preset(PRESET_SLUGS[0]))
-    found: EditHistory = st.session_state.snow_history
-    return found
+    current: EditHistory = st.session_state.snow_history
+    shared = st.query_params.get(common.SNOW_KEY)
+    if (opening and shared) or (common.history_navigation() and shared != _address(current)):
+        current = _follow_address(current, shared, fresh=opening)
+        st.session_state.snow_history = current
+    st.session_state[common.SNOW_ADDRESS] = _address(current)
+    return current
+
+
+def _address(current: EditHistory) -> str | None:
+    """The design as the address keeps it (None for the first demo board, untouched)."""
+    if current.track == load_preset(PRESET_SLUGS[0]):
+        return None
+    return pack_link(current.track.to_toml())
+
+
+def _follow_address(current: EditHistory, shared: str | None, *, fresh: bool) -> EditHistory:
+    """The design the address names (the first demo board when it names none); an
+    unusable link leaves the design and is explained once."""
+    try:
+        if not shared:
+            track = load_preset(PRESET_SLUGS[0])
+        else:
+            track = parse_game_track_toml(unpack_link(shared), source="link", game="snowtails")
+    except TrackkitError as error:
+        st.session_state.link_error = str(error)
+        return current
+    except Exception:  # whatever a link holds, the visitor gets a message
+        st.session_state.link_error = "link: the track in this link cannot be read"
+        return current
+    return EditHistory.of(track) if fresh else current.then(track)
 
 
 def set_history(new: EditHistory) -> None:
-    """``new`` becomes the design; a refusal shown for the design before goes."""
+    """``new`` becomes the design (and the address's); a refusal shown for the design
+    before goes."""
     st.session_state.snow_history = new
+    st.session_state[common.SNOW_ADDRESS] = _address(new)
+    common.sync_address()
     st.session_state.pop("snow_refusal", None)
     st.session_state.pop("snow_refusal_spaces", None)
     # a new chart key: a click kept in the old chart's selection must not act again
