@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -147,3 +148,21 @@ def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space
     board = json.loads(at.get("plotly_chart")[0].proto.spec)
     rings = [t for t in board["data"] if t.get("name") == "named by a problem"]
     assert [list(d) for d in rings[0]["customdata"]] == [list(oval.trees[0])]
+
+
+def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
+    from trackkit.app.snow_compare_page import YOURS, length_figure
+    from trackkit.games.snowtails.face.texts import compare_tracks
+    from trackkit.games.snowtails.race import RaceOptions
+
+    oval = load_preset("husky-oval")
+    twin = dataclasses.replace(oval, name="Husky oval")  # a design left with the preset's name
+    rows = compare_tracks(
+        {"husky-oval": oval, YOURS: twin, "other": oval},
+        RaceOptions(players=3),
+        races=50,
+        seed=1,
+    )
+    bars = length_figure(rows).data[0].y
+    assert len(set(bars)) == 3  # one bar each (Plotly stacks bars of one name into one)
+    assert "Husky oval (yours)" in bars
