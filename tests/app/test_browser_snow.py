@@ -37,6 +37,12 @@ def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
     _click_space(page, Address("back", 1, 3))
     warning = page.locator("[data-testid='stAlert']").filter(has_text="refused")
     expect(warning).to_contain_text("building-on-edge-lane")
+    # explained beside the board, in sight of the space clicked (not below the board)
+    plot_box = page.locator(".js-plotly-plot").first.bounding_box()
+    warning_box = warning.bounding_box()
+    assert plot_box is not None and warning_box is not None
+    assert warning_box["x"] + warning_box["width"] <= plot_box["x"]  # beside, to the left
+    assert warning_box["y"] < plot_box["y"] + plot_box["height"]
     page.get_by_text("buildings: none.").wait_for()  # nothing was placed
     _click_space(page, Address("back", 3, 3))
     page.get_by_text("buildings: Chapel.").wait_for()

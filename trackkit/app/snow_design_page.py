@@ -52,14 +52,19 @@ def page() -> None:
     _start_from(current)
     current = history()
     track = current.track
-    tool = st.radio(
-        "Place",
-        list(TOOLS),
-        format_func=lambda t: TOOL_LABELS[t],
-        horizontal=True,
-        key="snow-tool",
-        help=TOOL_HELP,
-    )
+    controls, board = st.columns([1, 3])
+    with controls:
+        # a refusal goes first, level with the top of the board that was clicked
+        if "snow_refusal" in st.session_state:
+            st.warning(st.session_state.snow_refusal)
+        tool = st.radio(
+            "Place",
+            list(TOOLS),
+            format_func=lambda t: TOOL_LABELS[t],
+            key="snow-tool",
+            help=TOOL_HELP,
+        )
+        _undo_redo(current)
     try:
         checked: Validation | CostLimitError = validate_track(track)
     except CostLimitError as refusal:  # over the server's board limit: said below
@@ -67,12 +72,12 @@ def page() -> None:
     named = set(st.session_state.get("snow_refusal_spaces", ()))
     if isinstance(checked, Validation):
         named |= issue_spaces(checked.issues, track)
-    clicked = _clicked_space(_board(track, named))
+    with board:
+        clicked = _clicked_space(_board(track, named))
     with st.expander("Or name the space"):
         clicked = _typed_space(track) or clicked
     if clicked is not None:
         _apply(current, tool, clicked)
-    _undo_redo(history())
     _validation(track, checked)
     _downloads(history().track)
 
@@ -152,9 +157,7 @@ def _apply(current: EditHistory, tool: Tool, address: Address) -> None:
 
 
 def _undo_redo(current: EditHistory) -> None:
-    if "snow_refusal" in st.session_state:
-        st.warning(st.session_state.snow_refusal)
-    left, right, _ = st.columns([1, 1, 6])
+    left, right = st.columns(2)
     if left.button("Undo", disabled=not current.can_undo):
         set_history(current.undo())
         st.rerun()
