@@ -11,7 +11,7 @@ from trackkit.app import common, home_page
 limits.serve_app_limits()  # a web server: the app's stricter cost limits, for every visitor
 st.set_page_config(page_title="trackkit · race tracks", page_icon=":material/flag:", layout="wide")
 current = st.navigation(home_page.app_sections())
-common.design()  # a shared link is opened whichever page it points at
+common.follow_addresses()  # a shared link is opened whichever page it points at
 common.sync_address()
 common.show_link_error()
 current.run()

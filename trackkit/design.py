@@ -196,13 +196,24 @@ def _or_list(items: list[str]) -> str:
 
 def encode_track(track: Track) -> str:
     """The track as URL-safe text (compressed TOML), for a shareable link."""
-    packed = zlib.compress(track.to_toml().encode("utf-8"), level=9)
+    return pack_link(track.to_toml())
+
+
+def pack_link(text: str) -> str:
+    """A track file's ``text`` (any game's) as URL-safe text: compressed, base64."""
+    packed = zlib.compress(text.encode("utf-8"), level=9)
     return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
 def decode_track(text: str, allowed_tilesets: Iterable[str | Path] = ()) -> Track:
     """The track in a shared link; :class:`TrackFileError` if the text is damaged or the
     track names a tile set other than the bundled one or ``allowed_tilesets``."""
+    return _parse_visitor_track(unpack_link(text), "link", allowed_tilesets)
+
+
+def unpack_link(text: str) -> str:
+    """The track file's text a link holds (:func:`pack_link`); :class:`TrackFileError` if
+    the link is damaged or would unpack to more than a track file's size."""
     if len(text) > MAX_LINK_TEXT:
         raise TrackFileError("link", None, "the track in this link is too long to be one")
     try:
@@ -213,10 +224,9 @@ def decode_track(text: str, allowed_tilesets: Iterable[str | Path] = ()) -> Trac
         data = inflater.decompress(packed, MAX_UPLOAD_BYTES)
         if inflater.unconsumed_tail:
             raise TrackFileError("link", None, "the track in this link is too long to be one")
-        toml = data.decode("utf-8")
+        return data.decode("utf-8")
     except (ValueError, zlib.error, UnicodeDecodeError):
         raise TrackFileError("link", None, "the track in this link is damaged") from None
-    return _parse_visitor_track(toml, "link", allowed_tilesets)
 
 
 def read_uploaded_track(

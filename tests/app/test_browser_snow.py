@@ -37,6 +37,12 @@ def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
     _click_space(page, Address("back", 1, 3))
     warning = page.locator("[data-testid='stAlert']").filter(has_text="refused")
     expect(warning).to_contain_text("building-on-edge-lane")
+    # explained beside the board, in sight of the space clicked (not below the board)
+    plot_box = page.locator(".js-plotly-plot").first.bounding_box()
+    warning_box = warning.bounding_box()
+    assert plot_box is not None and warning_box is not None
+    assert warning_box["x"] + warning_box["width"] <= plot_box["x"]  # beside, to the left
+    assert warning_box["y"] < plot_box["y"] + plot_box["height"]
     page.get_by_text("buildings: none.").wait_for()  # nothing was placed
     _click_space(page, Address("back", 3, 3))
     page.get_by_text("buildings: Chapel.").wait_for()
@@ -56,3 +62,36 @@ def test_a_race_draws_where_sleds_collide(page: Page, app_url: str) -> None:
     heat.scroll_into_view_if_needed()
     expect(heat.locator(".colorbar")).to_have_count(1)
     expect(page.get_by_text("A sample race:")).to_have_count(1)
+
+
+def _trees(page: Page, count: int) -> None:
+    page.get_by_text(f"Husky oval: {count} trees").wait_for()
+
+
+def test_the_address_keeps_the_snowtails_design_across_pages_reload_and_history(
+    page: Page, app_url: str
+) -> None:
+    page.goto(f"{app_url}/snow-design")
+    _trees(page, 5)
+    _click_space(page, Address("back", 3, 6))
+    _trees(page, 6)
+    page.wait_for_url("**snow=**")
+    _click_space(page, Address("back", 3, 9))
+    _trees(page, 7)
+    # Back steps to the address before the second tree, and the design follows it
+    _settle(page)
+    page.go_back()
+    _trees(page, 6)
+    page.go_forward()
+    _trees(page, 7)
+    # a reload keeps the design (it lives in the address)
+    page.reload()
+    _trees(page, 7)
+    # another page keeps it in the address, and coming back shows it
+    page.locator("a[href*='snow-race']").first.click()
+    page.wait_for_url("**/snow-race**")
+    _settle(page)
+    assert "snow=" in page.url
+    page.locator("a[href*='snow-design']").first.click()
+    _trees(page, 7)
+    expect(page.get_by_text("Traceback")).to_have_count(0)

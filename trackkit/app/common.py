@@ -28,12 +28,16 @@ from trackkit.design import (
 )
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
+from trackkit.games.yummell import PLAYERS
 
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
 UPLOAD_LABEL = f"Track file (.toml, up to {MAX_UPLOAD_MB} MB)"
 UPLOAD_HELP = "A trackkit track file: see the README, 'Track files'. Ten tiles take about 1 KB."
 TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
+PLAYERS_KEY = "players"  # the one player count of Design, Race, Compare and Explore
+SNOW_KEY = "snow"  # the Snow Tails design in the address
+SNOW_ADDRESS = "snow_address"  # ... as the session last kept it (None: the first demo board)
 
 log = logging.getLogger(__name__)
 
@@ -64,18 +68,52 @@ def design() -> Design:
     opening = "design" not in st.session_state
     if opening:
         st.session_state.design = Design.empty()
+        _players_from_address()
     current: Design = st.session_state.design
     shared = st.query_params.get("track")
     # A page switch drops the address's parameters (sync_address puts them back); only a
     # new session or Back/Forward means the address holds what the visitor wants to see.
-    if (opening and shared) or (_history_navigation() and shared != _address(current)):
+    if (opening and shared) or (history_navigation() and shared != _address(current)):
         st.session_state.design = _follow_address(current, shared)
         if st.session_state.design is current:
             sync_address()  # an unusable link leaves the design and shows the design's own
     return st.session_state.design
 
 
-def _history_navigation() -> bool:
+_FOLLOWERS: list[Callable[[], Any]] = []
+
+
+def follows_address(follow: Callable[[], Any]) -> Callable[[], Any]:
+    """Register ``follow``, which opens what the address names (a design of another game)
+    at the start of every run, before the address is written back."""
+    if follow not in _FOLLOWERS:
+        _FOLLOWERS.append(follow)
+    return follow
+
+
+def follow_addresses() -> None:
+    """Every design the address names, opened (a shared link, a reload, Back or Forward)
+    whichever page it points at."""
+    design()
+    for follow in _FOLLOWERS:
+        follow()
+
+
+def players() -> int | None:
+    """The player count chosen on a page of this session (or in the link it opened)."""
+    count = st.session_state.get(PLAYERS_KEY, st.session_state.get(f"kept:{PLAYERS_KEY}"))
+    return None if count is None else int(count)
+
+
+def _players_from_address() -> None:
+    """A link's ``?players=`` becomes the session's player count (ignored unless a count
+    the game races)."""
+    text = st.query_params.get(PLAYERS_KEY, "")
+    if text.isdigit() and PLAYERS.race_min <= int(text) <= PLAYERS.race_max:
+        st.session_state[f"kept:{PLAYERS_KEY}"] = int(text)
+
+
+def history_navigation() -> bool:
     """Whether this run was started by the browser's Back or Forward button."""
     ctx = get_script_run_ctx()  # Streamlit's run context: no public API says this yet
     return bool(getattr(ctx, "is_history_navigation", False))
@@ -127,14 +165,26 @@ def show_link_error() -> None:
 
 
 def sync_address() -> None:
-    """Keep ``?track=`` in the address bar on every page, so a reload or a copied address
-    reopens the design."""
+    """Keep ``?track=`` (and ``?players=``, once a count is chosen, and ``?snow=``, the Snow
+    Tails design) in the address bar on every page, so a reload or a copied address
+    reopens the designs for that count."""
     encoded = _address(st.session_state.get("design", Design.empty()))
     if encoded is None:
         if "track" in st.query_params:
             del st.query_params["track"]
     elif st.query_params.get("track") != encoded:
         st.query_params["track"] = encoded
+    count = players()
+    if count is not None and st.query_params.get(PLAYERS_KEY) != str(count):
+        st.query_params[PLAYERS_KEY] = str(count)
+    # the Snow Tails design, once a Snow Tails page has opened it (snow_common.history)
+    if SNOW_ADDRESS in st.session_state:
+        snow = st.session_state[SNOW_ADDRESS]
+        if snow is None:
+            if SNOW_KEY in st.query_params:
+                del st.query_params[SNOW_KEY]
+        elif st.query_params.get(SNOW_KEY) != snow:
+            st.query_params[SNOW_KEY] = snow
 
 
 def set_design(new: Design) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import streamlit as st
 
+from trackkit.app.choices import building_rule_applies, kept, players_slider
 from trackkit.app.common import (
     MAX_UPLOAD_MB,
     UPLOAD_HELP,
@@ -19,6 +22,7 @@ from trackkit.app.common import (
 )
 from trackkit.app.picture import picture_downloads
 from trackkit.board.geometry import ROTATIONS
+from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.design import (
@@ -34,9 +38,19 @@ from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.limits import CostLimitError
 from trackkit.render import track_figure
-from trackkit.render.layout import build_scene
+from trackkit.render.layout import Scene, build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
-from trackkit.validate import validate
+from trackkit.validate import Report, validate
+
+PROBLEM_COLOUR = "#c0392b"
+
+
+class Choice(NamedTuple):
+    """The tile chosen to place next, its rotation and the placements where it fits."""
+
+    tile: int | None = None
+    rotation: int = 0
+    fits: tuple[Placement, ...] = ()
 
 
 def page() -> None:
@@ -51,7 +65,33 @@ def page() -> None:
         folder, tileset = None, tiles()
     if "notice" in st.session_state:
         st.toast(st.session_state.pop("notice"), icon=":material/undo:")
+    _start_from(current)
 
+    naming, rule = st.columns(2)
+    name = naming.text_input("Track name", current.track.name)
+    if name != current.track.name:
+        set_design(current.renamed(name))
+        current = design()
+    track = current.track
+
+    players = _building_rule(rule)
+
+    entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
+    complete = is_complete(track, tileset)
+    # nothing to check on an empty table (the building rule would call it a dead end)
+    report = validate(track, tileset, players, partial=not complete) if track.placements else None
+    _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
+    controls, board = st.columns([1, 3])
+    with controls:
+        choice = _controls(current, entries, report, complete, folder)
+    with board:
+        _board(current, tileset, players, report, complete, choice)
+    _validation_panel(track, players, report, complete)
+    _downloads(track)
+
+
+def _start_from(current: Design) -> None:
+    """Start afresh: an empty table, a preset or a track file."""
     # a constant `expanded`: a changing one re-creates the expander and undoes the reader's toggle
     with st.expander("Start from… an empty table, a preset or a track file", expanded=False):
         left, middle, right = st.columns(3)
@@ -72,114 +112,120 @@ def page() -> None:
             if track is not None:
                 _replace(current, track, upload.name)
 
-    naming, rule = st.columns(2)
-    name = naming.text_input("Track name", current.track.name)
-    if name != current.track.name:
-        set_design(current.renamed(name))
-        current = design()
+
+def _controls(
+    current: Design,
+    entries: dict[int, Any],
+    report: Report | None,
+    complete: bool,
+    folder: Any,
+) -> Choice:
+    """The column beside the board: a refusal, the next tile (or the track complete), the
+    buttons and the tiles' thumbnails; the tile chosen."""
     track = current.track
-
-    players_choice = rule.select_slider(
-        "Building rule for",
-        options=["off", 2, 3, 4, 5, 6, 7, 8],
-        value="off",
-        help="The rulebook's optional rule: how many path tiles, each leaving room for the next.",
-    )
-    players = None if players_choice == "off" else int(players_choice)
-
-    entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
-    complete = is_complete(track, tileset)
-    _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
-    controls, board = st.columns([1, 3])
-    chosen, rotation, fits = None, 0, ()
-    with controls:
-        # a refusal goes first, level with the top of the board that was clicked
-        explanation = st.session_state.get("explain")
-        if explanation and explanation[0] == track:
-            st.warning(explanation[1])
-        if complete:
-            st.subheader("Track complete")
-            if validate(track, tileset, players).ok:
-                st.success(
-                    "The finish tile is placed: the track is built. Race it or compare "
-                    "it (pages on the left), download it below, or Undo to change it."
-                )
-            else:
-                st.warning(
-                    "The finish tile is placed, but the track breaks a rule (see "
-                    "Validation below). Undo to change it."
-                )
+    choice = Choice()
+    # a refusal goes first, level with the top of the board that was clicked
+    explanation = st.session_state.get("explain")
+    if explanation and explanation[0] == track:
+        st.warning(explanation[1])
+    if complete:
+        st.subheader("Track complete")
+        if report is not None and report.ok:
+            st.success(
+                "The finish tile is placed: the track is built. Race it or compare "
+                "it (pages on the left), download it below, or Undo to change it."
+            )
         else:
-            st.subheader("Next tile")
-            chosen, rotation = _palette(entries)
-            fits = entries[chosen].fits if chosen is not None else ()
-            if track.placements and chosen is not None:
-                _hint(chosen, rotation, fits, entries)
-        if st.button(
-            "Place next tile",
-            width="stretch",
-            disabled=chosen is None,
-            help="Put the chosen tile where it fits, at the rotation chosen if it fits so",
-        ):
-            if not track.placements:
-                _place(current, Placement(chosen, 0, 0, rotation))
-            elif fits:
-                _place(current, next((p for p in fits if p.rotation == rotation), fits[0]))
-            else:
-                _explain(track, f"Tile {chosen} has no legal place next: choose another tile.")
-        a, b, c = st.columns(3)
-        if a.button("Undo", width="stretch", disabled=not current.can_undo):
-            _place_design(current.undo())
-        if b.button("Redo", width="stretch", disabled=not current.can_redo):
-            _place_design(current.redo())
-        if c.button("Clear", width="stretch", disabled=not track.placements):
-            _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
-        if not complete:
-            _thumbnails(entries, folder)
+            st.warning(
+                "The finish tile is placed, but the track breaks a rule (see "
+                "Validation below). Undo to change it."
+            )
+    else:
+        st.subheader("Next tile")
+        chosen, rotation = _palette(entries, track)
+        fits = tuple(entries[chosen].fits) if chosen is not None else ()
+        choice = Choice(chosen, rotation, fits)
+        if track.placements and chosen is not None:
+            _hint(chosen, rotation, fits, entries)
+    if st.button(
+        "Place next tile",
+        width="stretch",
+        disabled=choice.tile is None,
+        help="Put the chosen tile where it fits, at the rotation chosen if it fits so",
+    ):
+        if not track.placements:
+            _place(current, Placement(choice.tile, 0, 0, choice.rotation))
+        elif choice.fits:
+            fitting = (p for p in choice.fits if p.rotation == choice.rotation)
+            _place(current, next(fitting, choice.fits[0]))
+        else:
+            _explain(track, f"Tile {choice.tile} has no legal place next: choose another tile.")
+    a, b, c = st.columns(3)
+    if a.button("Undo", width="stretch", disabled=not current.can_undo):
+        _place_design(current.undo())
+    if b.button("Redo", width="stretch", disabled=not current.can_redo):
+        _place_design(current.redo())
+    if c.button("Clear", width="stretch", disabled=not track.placements):
+        _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
+    if not complete:
+        _thumbnails(entries, folder)
+    return choice
 
-    with board:
-        cells = [] if complete else _clickable_cells(track)
-        ghost = _ghost_placements(track, chosen, rotation, fits)
-        try:
-            figure = track_figure(
-                track,
-                tileset,
-                highlight_cells=sorted({p.cell for p in fits}) if track.placements else [],
-                clickable_cells=cells,
-                ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
-            )
-        except CostLimitError as refusal:  # the rest of the page works without the board
-            st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
-            figure = None
-        event = None
-        if figure is not None:
-            event = st.plotly_chart(
-                figure,
-                on_select="rerun",
-                selection_mode="points",
-                width="stretch",
-                key=f"table-{st.session_state.get('table_version', 0)}",
-            )
-        if not complete and figure is not None:
-            st.caption(
-                "Click anywhere in a table cell to place the chosen tile there; green "
-                "outlines and the faint tile show where it may go and how it would lie."
-            )
-        clicked = _clicked_cell(event)
-        if clicked is not None and chosen is not None:
-            # on a cell where the tile fits, it turns to fit (the chosen rotation first)
-            here = [p for p in fits if p.cell == clicked]
-            placement = next(
-                (p for p in here if p.rotation == rotation),
-                here[0] if here else Placement(chosen, clicked[0], clicked[1], rotation),
-            )
-            check = check_placement(track, placement, tileset, players)
-            if check.allowed or not track.placements:
-                _place(current, placement)
-            else:
-                _explain(track, check.explain())
 
-    _validation_panel(track, tileset, players)
+def _board(
+    current: Design,
+    tileset: TileSet,
+    players: int | None,
+    report: Report | None,
+    complete: bool,
+    choice: Choice,
+) -> None:
+    """The table as drawn, clickable where the chosen tile may go; a click places it."""
+    track = current.track
+    cells = [] if complete else _clickable_cells(track)
+    ghost = _ghost_placements(track, choice.tile, choice.rotation, choice.fits)
+    try:
+        figure = track_figure(
+            track,
+            tileset,
+            highlight_cells=sorted({p.cell for p in choice.fits}) if track.placements else [],
+            clickable_cells=cells,
+            ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
+        )
+    except CostLimitError as refusal:  # the rest of the page works without the board
+        st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
+        return
+    if report is not None:
+        outline_problem_tiles(figure, build_scene(track, tileset), report.problems)
+    event = st.plotly_chart(
+        figure,
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        key=f"table-{st.session_state.get('table_version', 0)}",
+    )
+    if not complete:
+        st.caption(
+            "Click anywhere in a table cell to place the chosen tile there; green "
+            "outlines and the faint tile show where it may go and how it would lie."
+        )
+    clicked = _clicked_cell(event)
+    if clicked is not None and choice.tile is not None:
+        # on a cell where the tile fits, it turns to fit (the chosen rotation first)
+        here = [p for p in choice.fits if p.cell == clicked]
+        placement = next(
+            (p for p in here if p.rotation == choice.rotation),
+            here[0] if here else Placement(choice.tile, clicked[0], clicked[1], choice.rotation),
+        )
+        check = check_placement(track, placement, tileset, players)
+        if check.allowed or not track.placements:
+            _place(current, placement)
+        else:
+            _explain(track, check.explain())
+
+
+def _downloads(track: Track) -> None:
+    """The track as a file, as pictures and as a link."""
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),
@@ -196,15 +242,53 @@ def page() -> None:
         )
 
 
-def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
-    finished = is_complete(track, tileset)
-    report = validate(track, tileset, players, partial=not finished)
+def _building_rule(column: Any) -> int | None:
+    """The player count the building rule checks the design for (the count shared with
+    the other pages), or None when the rule is off or has no count for them."""
+    count = players_slider(column)
+    on = kept(
+        column.checkbox,
+        "Building rule for this player count",
+        "design-building-rule",
+        True,
+        help="The rulebook's optional rule, on by default: the player count sets how many "
+        "path tiles the track has, and each tile must leave room for the next. Off: any "
+        "number of tiles, only the joints checked.",
+    )
+    if on and not building_rule_applies(count):
+        column.caption(f"The building rule has no count for {count} player(s): not checked.")
+    return count if on and building_rule_applies(count) else None
+
+
+def outline_problem_tiles(figure: Any, scene: Scene, problems: Iterable[Problem]) -> None:
+    """Outline in red, on the table, each tile a problem names (by its placement), so the
+    list below the table points at what it says."""
+    named = {p.placement for p in problems if p.placement is not None}
+    for tile in scene.tiles:
+        if tile.index in named:
+            figure.add_shape(
+                type="rect",
+                x0=tile.left + 0.12,
+                y0=tile.top + 0.12,
+                x1=tile.left + tile.size - 0.12,
+                y1=tile.top + tile.size - 0.12,
+                line={"color": PROBLEM_COLOUR, "width": 4},
+                name=f"problem at placement {tile.index + 1}",
+            )
+
+
+def _validation_panel(
+    track: Track, players: int | None, report: Report | None, finished: bool
+) -> None:
     st.subheader("Validation")
+    if report is None:
+        st.info("Place the start tile anywhere to begin.")
+        return
     rule = f" under the building rule for {players} players" if players else ""
     if report.ok:
         if finished:
             st.success(f"A complete, valid track{rule}.")
-        elif track.placements:
+        else:
             st.info(
                 f"No problem so far{rule}; "
                 + (
@@ -213,10 +297,10 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
                     else "but it cannot be completed."
                 )
             )
-        else:
-            st.info("Place the start tile anywhere to begin.")
     else:
         st.error(f"{len(report.problems)} problem(s){rule}:")
+        if any(p.placement is not None for p in report.problems):
+            st.caption("The tiles a problem names are outlined in red on the table.")
         for problem in report.problems:
             st.markdown(f"- **{problem.code}**: {problem.sentence}")
 
@@ -287,8 +371,22 @@ def _default_to_a_tile_that_fits(track: Track, entries: dict[int, NextTile], fin
         st.session_state.tile = preferred[0]
 
 
-def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
-    """The choice of tile and rotation."""
+def _default_to_a_rotation_that_fits(
+    track: Track, chosen: int, fits: tuple[Placement, ...]
+) -> None:
+    """Each time the design or the chosen tile changes, show the rotation the tile would
+    be placed at (the first it fits at, as the faint tile shows it): the control never says
+    0° for a tile that goes down turned 90°. The user's own choice stands until then."""
+    if st.session_state.get("rotation-for") == (track, chosen):
+        return
+    st.session_state["rotation-for"] = (track, chosen)
+    turns = [p.rotation for p in fits]
+    if track.placements and turns and st.session_state.get("rotation") not in turns:
+        st.session_state.rotation = turns[0]
+
+
+def _palette(entries: dict[int, NextTile], track: Track) -> tuple[int | None, int]:
+    """The choice of tile and rotation (the rotation at which the chosen tile fits)."""
     if not entries:
         st.write("Every tile is on the table.")
         return None, 0
@@ -302,6 +400,7 @@ def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
     )
     if chosen is not None:
         st.caption(f"Tile {chosen}: {entries[chosen].summary()}.")
+        _default_to_a_rotation_that_fits(track, chosen, entries[chosen].fits)
     rotation = st.radio(
         "Rotation", ROTATIONS, key="rotation", horizontal=True, format_func=lambda r: f"{r}°"
     )

@@ -8,11 +8,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, history
+from trackkit.games.snowtails.face.texts import SnowFigures, compare_tracks
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.ruleset import PLAYERS
 from trackkit.games.snowtails.validation import validate_track
-from trackkit.report.snowtails import SnowFigures, compare_tracks
 
 YOURS = "current design"
 KEEP_RUNS = 8
@@ -74,32 +74,24 @@ def page() -> None:
         _show(runs[key])
 
 
-def _show(rows: list[SnowFigures]) -> None:
-    st.dataframe(
-        [
-            {
-                "#": r.rank,
-                "Track": r.name + (" (yours)" if r.key == YOURS else ""),
-                "Rounds": round(r.mean_rounds, 2),
-                "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
-                "Steps to the line": r.steps_to_finish,
-                "Collision cards / race": round(r.collisions, 2),
-                "Trees hit / race": round(r.trees_hit, 2),
-                "Start-slot spread": f"{100 * r.slot_spread:.1f}%",
-                "Decided in the last round": f"{100 * r.last_round:.1f}%",
-            }
-            for r in rows
-        ],
-        hide_index=True,
-    )
-    st.caption(
-        "Start-slot spread: the best start slot's win rate minus the worst's (0 is fair). "
-        "Collisions and trees: all sleds together."
-    )
+def labels(rows: list[SnowFigures]) -> list[str]:
+    """One name per row, told apart: the design is "(yours)", and two tracks of one name
+    are numbered, so a chart gives each its own bar."""
+    names = [r.name + (" (yours)" if r.key == YOURS else "") for r in rows]
+    seen: dict[str, int] = {}
+    told = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        told.append(name if names.count(name) == 1 else f"{name} ({seen[name]})")
+    return told
+
+
+def length_figure(rows: list[SnowFigures]) -> go.Figure:
+    """Each track's expected length with its 95% interval: one bar per track."""
     figure = go.Figure(
         go.Bar(
             x=[r.mean_rounds for r in rows],
-            y=[r.name for r in rows],
+            y=labels(rows),
             orientation="h",
             marker_color=[YOUR_BAR if r.key == YOURS else BAR for r in rows],
             error_x=dict(
@@ -114,4 +106,30 @@ def _show(rows: list[SnowFigures]) -> None:
         height=120 + 40 * len(rows),
         yaxis=dict(autorange="reversed"),
     )
+    return figure
+
+
+def _show(rows: list[SnowFigures]) -> None:
+    st.dataframe(
+        [
+            {
+                "#": r.rank,
+                "Track": label,
+                "Rounds": round(r.mean_rounds, 2),
+                "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
+                "Steps to the line": r.steps_to_finish,
+                "Collision cards / race": round(r.collisions, 2),
+                "Trees hit / race": round(r.trees_hit, 2),
+                "Start-slot spread": f"{100 * r.slot_spread:.1f}%",
+                "Decided in the last round": f"{100 * r.last_round:.1f}%",
+            }
+            for r, label in zip(rows, labels(rows), strict=True)
+        ],
+        hide_index=True,
+    )
+    st.caption(
+        "Start-slot spread: the best start slot's win rate minus the worst's (0 is fair). "
+        "Collisions and trees: all sleds together."
+    )
+    figure = length_figure(rows)
     st.plotly_chart(figure, width="stretch")
