@@ -167,31 +167,26 @@ def _equations(
     """
     prob, mp_played, after = turns.prob, turns.mp, turns.after
     keep, lost = turns.keep, turns.lost
-    known, leave, starts, columns, weights, threes = equations
+    _, leave, starts, columns, weights, threes = equations
     scratch, named, final, pending, wanted = work
-    ahead, lose, back = level.near
+    _, lose, back = level.near
     two = racer.two
     hands = prob.shape[0]
     stays, leaves = _thresholds(square, level, racer.encounters)
+    _known_values(level, turns, stays, leaves, racer.encounters, equations.known)
     written = waiting = named_threes = 0
     for h in range(hands):
-        chance, rounds, count, k = 0.0, 0.0, 0, 0
+        count, k = 0, 0
         while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < stays:
             count = _couple(keep[after[h, k]], prob[h, k], scratch, named, count)
             k += 1
         while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < leaves:
             # one square ahead, an encounter: some of it comes back
             p, m = prob[h, k], after[h, k]
-            chance += p * ahead[m, CHANCE]
-            rounds += p * ahead[m, ROUNDS]
             count = _couple(keep[m], p * back, scratch, named, count)
             lost_hand = lost[m, 0] if two else hands + lost[m, 0]
             count = _couple(lost_hand, p * lose[m], scratch, named, count)
             k += 1
-        # the rest leave for good (the finish row holds a finished race's values)
-        chance, rounds = _leaving(h, k, chance, rounds, turns, level, racer.encounters)
-        known[CHANCE, h] = chance
-        known[ROUNDS, h] = rounds
         # (a hand that always comes back as itself never leaves: see `_settle`)
         leave[h] = 1.0 / (1.0 - scratch[h]) if scratch[h] < 1.0 else np.inf
         starts[h] = written
@@ -225,8 +220,9 @@ def _thresholds(square: int, level: Level, encounters: bool) -> tuple[int, int]:
     may come back, then those that leave for good), and the least that leave it for good."""
     stays = leaves = MAX_CARD_NUMBER + 1  # the least MP that leaves: the square, for good
     finish = level.expect.shape[0] - 2
+    ends = level.ends
     for mp in range(MAX_CARD_NUMBER, 0, -1):  # more MP never ends further back
-        end = level.ends[mp]
+        end = ends[mp]
         if end > square:
             stays = mp
             if end > square + 1 or end == finish or not encounters:
@@ -234,31 +230,41 @@ def _thresholds(square: int, level: Level, encounters: bool) -> tuple[int, int]:
     return stays, leaves
 
 
-@njit(cache=True, inline="always")
-def _leaving(
-    h: int,
-    k: int,
-    chance: float,
-    rounds: float,
-    turns: TurnTables,
-    level: Level,
-    encounters: bool,
-) -> tuple[float, float]:
-    """``chance`` and ``rounds`` with the known values of hand ``h``'s outcomes from
-    ``k`` on added: those that leave the square for good."""
-    prob, after = turns.prob, turns.after
-    for rest in range(k, prob.shape[1]):
-        p = prob[h, rest]
-        if p == 0.0:
-            break  # a hand's outcomes are packed first
-        end, m = level.ends[turns.mp[h, rest]], after[h, rest]
-        if encounters:
-            chance += p * level.encounter[end + 1, m, CHANCE]
-            rounds += p * level.encounter[end + 1, m, ROUNDS]
-        else:
-            chance += p * level.expect[end + 1, turns.keep[m], CHANCE]
-            rounds += p * level.expect[end + 1, turns.keep[m], ROUNDS]
-    return chance, rounds
+@njit(cache=True)
+def _known_values(
+    level: Level, turns: TurnTables, stays: int, leaves: int, encounters: bool, known: np.ndarray
+) -> None:
+    """The known part of each hand's values (``known``, by value and hand): what its turns
+    that leave the square add, in ascending MP (see :func:`_thresholds`): one square ahead,
+    an encounter's outcomes that stay there or go beyond (``near[0]``), and those that
+    leave for good (a square ahead, solved, or the finish)."""
+    # arrays taken out of the tuples once: each access inside the loops would cost a
+    # reference-count round trip
+    prob, mp_played, after, keep = turns.prob, turns.mp, turns.after, turns.keep
+    ends, expect, encounter, ahead = level.ends, level.expect, level.encounter, level.near[0]
+    for h in range(prob.shape[0]):
+        chance, rounds, k = 0.0, 0.0, 0
+        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < stays:
+            k += 1  # ends in place: no known part
+        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < leaves:
+            p, m = prob[h, k], after[h, k]
+            chance += p * ahead[m, CHANCE]
+            rounds += p * ahead[m, ROUNDS]
+            k += 1
+        # the rest leave for good (the finish row holds a finished race's values)
+        for rest in range(k, prob.shape[1]):
+            p = prob[h, rest]
+            if p == 0.0:
+                break  # a hand's outcomes are packed first
+            end, m = ends[mp_played[h, rest]], after[h, rest]
+            if encounters:
+                chance += p * encounter[end + 1, m, CHANCE]
+                rounds += p * encounter[end + 1, m, ROUNDS]
+            else:
+                chance += p * expect[end + 1, keep[m], CHANCE]
+                rounds += p * expect[end + 1, keep[m], ROUNDS]
+        known[CHANCE, h] = chance
+        known[ROUNDS, h] = rounds
 
 
 @njit(cache=True)
@@ -473,11 +479,13 @@ def _workspace(n4: int, n3: int) -> tuple[Equations, Work]:
 def _keep_values(x: np.ndarray, solution: Solution, level: int, row: int, refill: Refill) -> None:
     """A square's settled values at ``level`` into ``solution``: the hands of four, and
     each hand of three as the average over the card that refills it."""
-    n4, n3 = solution.expect.shape[2], refill.refilled.shape[0]
+    expect, after3 = solution.expect, solution.after3
+    chances, refilled = refill.chances, refill.refilled
+    n4, n3 = expect.shape[2], refilled.shape[0]
     for value in range(VALUES):
-        solution.expect[level, row, :, value] = x[value, :n4]
+        expect[level, row, :, value] = x[value, :n4]
         for h in range(n3):
             total = 0.0
             for number in range(1, MAX_CARD_NUMBER + 1):
-                total += refill.chances[number] * x[value, refill.refilled[h, number]]
-            solution.after3[level, row, h, value] = total
+                total += chances[number] * x[value, refilled[h, number]]
+            after3[level, row, h, value] = total
