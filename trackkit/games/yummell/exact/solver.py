@@ -54,7 +54,13 @@ class Refill(NamedTuple):
 
 
 class Equations(NamedTuple):
-    """One square's equations at one curse level (:func:`_equations`)."""
+    """One square's equations at one curse level (:func:`_equations`), for both values::
+
+        x[h] = leave[h] * (known[value, h] + sum(weights[e] * x[columns[e]]
+                                                 for e in range(starts[h], starts[h + 1])))
+
+    (the ``ROUNDS`` values also add their reward, the ``CHANCE`` value of the state: see
+    :func:`_sweep`)."""
 
     known: np.ndarray  # (VALUES, hands) the known part of each hand's value
     leave: np.ndarray  # (hands,) 1 / (1 - the chance of coming back as itself)
@@ -134,13 +140,8 @@ def _equations(
     equations: Equations,
     work: Work,
 ) -> tuple[int, int]:
-    """The equations of the hands on ``square`` at one curse level, for both values::
-
-        x[h] = leave[h] * (known[value, h] + sum(weights[e] * x[columns[e]]
-                                                 for e in range(starts[h], starts[h + 1])))
-
-    (the ``ROUNDS`` values also add their reward, the ``CHANCE`` value of the state: see
-    :func:`_sweep`). ``level`` holds where each MP amount carries the character from
+    """The equations of the hands on ``square`` at one curse level (:class:`Equations`),
+    for both values. ``level`` holds where each MP amount carries the character from
     ``square`` and that curse level's values (:class:`Level`; ``near[0]`` is
     :func:`_encounter_parts` one square ahead, at that level).
 
@@ -167,26 +168,42 @@ def _equations(
     """
     prob, mp_played, after = turns.prob, turns.mp, turns.after
     keep, lost = turns.keep, turns.lost
-    _, leave, starts, columns, weights, threes = equations
+    ends, expect, encounter = level.ends, level.expect, level.encounter
+    known, leave, starts, columns, weights, threes = equations
     scratch, named, final, pending, wanted = work
-    _, lose, back = level.near
-    two = racer.two
+    ahead, lose, back = level.near
+    two, encounters = racer.two, racer.encounters
     hands = prob.shape[0]
-    stays, leaves = _thresholds(square, level, racer.encounters)
-    _known_values(level, turns, stays, leaves, racer.encounters, equations.known)
+    stays, leaves = _thresholds(square, level, encounters)
     written = waiting = named_threes = 0
     for h in range(hands):
-        count, k = 0, 0
+        chance, rounds, count, k = 0.0, 0.0, 0, 0
         while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < stays:
             count = _couple(keep[after[h, k]], prob[h, k], scratch, named, count)
             k += 1
         while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < leaves:
             # one square ahead, an encounter: some of it comes back
             p, m = prob[h, k], after[h, k]
+            chance += p * ahead[m, CHANCE]
+            rounds += p * ahead[m, ROUNDS]
             count = _couple(keep[m], p * back, scratch, named, count)
             lost_hand = lost[m, 0] if two else hands + lost[m, 0]
             count = _couple(lost_hand, p * lose[m], scratch, named, count)
             k += 1
+        # the rest leave for good (the finish row holds a finished race's values)
+        for rest in range(k, prob.shape[1]):
+            p = prob[h, rest]
+            if p == 0.0:
+                break  # a hand's outcomes are packed first
+            end, m = ends[mp_played[h, rest]], after[h, rest]
+            if encounters:
+                chance += p * encounter[end + 1, m, CHANCE]
+                rounds += p * encounter[end + 1, m, ROUNDS]
+            else:
+                chance += p * expect[end + 1, keep[m], CHANCE]
+                rounds += p * expect[end + 1, keep[m], ROUNDS]
+        known[CHANCE, h] = chance
+        known[ROUNDS, h] = rounds
         # (a hand that always comes back as itself never leaves: see `_settle`)
         leave[h] = 1.0 / (1.0 - scratch[h]) if scratch[h] < 1.0 else np.inf
         starts[h] = written
@@ -228,43 +245,6 @@ def _thresholds(square: int, level: Level, encounters: bool) -> tuple[int, int]:
             if end > square + 1 or end == finish or not encounters:
                 leaves = mp
     return stays, leaves
-
-
-@njit(cache=True)
-def _known_values(
-    level: Level, turns: TurnTables, stays: int, leaves: int, encounters: bool, known: np.ndarray
-) -> None:
-    """The known part of each hand's values (``known``, by value and hand): what its turns
-    that leave the square add, in ascending MP (see :func:`_thresholds`): one square ahead,
-    an encounter's outcomes that stay there or go beyond (``near[0]``), and those that
-    leave for good (a square ahead, solved, or the finish)."""
-    # arrays taken out of the tuples once: each access inside the loops would cost a
-    # reference-count round trip
-    prob, mp_played, after, keep = turns.prob, turns.mp, turns.after, turns.keep
-    ends, expect, encounter, ahead = level.ends, level.expect, level.encounter, level.near[0]
-    for h in range(prob.shape[0]):
-        chance, rounds, k = 0.0, 0.0, 0
-        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < stays:
-            k += 1  # ends in place: no known part
-        while k < prob.shape[1] and prob[h, k] > 0.0 and mp_played[h, k] < leaves:
-            p, m = prob[h, k], after[h, k]
-            chance += p * ahead[m, CHANCE]
-            rounds += p * ahead[m, ROUNDS]
-            k += 1
-        # the rest leave for good (the finish row holds a finished race's values)
-        for rest in range(k, prob.shape[1]):
-            p = prob[h, rest]
-            if p == 0.0:
-                break  # a hand's outcomes are packed first
-            end, m = ends[mp_played[h, rest]], after[h, rest]
-            if encounters:
-                chance += p * encounter[end + 1, m, CHANCE]
-                rounds += p * encounter[end + 1, m, ROUNDS]
-            else:
-                chance += p * expect[end + 1, keep[m], CHANCE]
-                rounds += p * expect[end + 1, keep[m], ROUNDS]
-        known[CHANCE, h] = chance
-        known[ROUNDS, h] = rounds
 
 
 @njit(cache=True)
