@@ -285,13 +285,16 @@ def play_batch(
     u = unmanaged
     setup = Setup(u(setup.characters), u(setup.advantages), u(setup.routes), setup.encounters)
     keys = unmanaged(keys)
-    for r in range(out.rounds.shape[0]):
+    # arrays taken out of the tuple once: each access in the loop would cost a
+    # reference-count round trip
+    rounds, placing, route, character, advantage, order_pos, stats = out
+    for r in range(rounds.shape[0]):
         deal(players, deck, tally, tables, setup, board.route_len.shape[0], keys[r])
-        out.rounds[r] = play_race(board, players, deck, tally, tables, setup.encounters)
-        placings(board, players, out.placing[r])
-        out.route[r] = players.info[:, ROUTE]
-        out.character[r] = players.info[:, CHARACTER]
-        out.advantage[r] = players.info[:, ADVANTAGE]
-        out.order_pos[r] = players.info[:, ORDER_POS]
+        rounds[r] = play_race(board, players, deck, tally, tables, setup.encounters)
+        placings(board, players, placing[r])
+        route[r] = players.info[:, ROUTE]
+        character[r] = players.info[:, CHARACTER]
+        advantage[r] = players.info[:, ADVANTAGE]
+        order_pos[r] = players.info[:, ORDER_POS]
         for k in range(RACE_STATS):
-            out.stats[r, k] = tally.race[k]
+            stats[r, k] = tally.race[k]
