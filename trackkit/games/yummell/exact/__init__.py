@@ -60,8 +60,8 @@ from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
 from trackkit.games.yummell.content import Content, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
+from trackkit.games.yummell.exact.chains import _SOLVED as _SOLVED  # the bench clears it
 from trackkit.games.yummell.exact.chains import (
-    _SOLVED,
     KEEP_SOLVED,
     MAX_LEVELS,
     Solved,
@@ -69,7 +69,8 @@ from trackkit.games.yummell.exact.chains import (
     curse_levels,
 )
 from trackkit.games.yummell.exact.hands import HAND
-from trackkit.games.yummell.exact.solver import MAX_SWEEPS, TOLERANCE, _solve
+from trackkit.games.yummell.exact.solver import MAX_SWEEPS, TOLERANCE
+from trackkit.games.yummell.exact.solver import _solve as _solve  # the warm-up checks it
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
 from trackkit.games.yummell.state import Board
@@ -81,9 +82,7 @@ __all__ = [
     "MAX_LEVELS",
     "MAX_SWEEPS",
     "TOLERANCE",
-    "_SOLVED",
     "ExactResult",
-    "_solve",
     "curse_levels",
     "exact_characters",
     "exact_paths",
