@@ -12,16 +12,11 @@ import pytest
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
 from trackkit.games.yummell.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
-from trackkit.games.yummell.engine import (
-    draw,
-    encounter,
-    play_against,
-    steal_artefact,
-    take_turn,
-)
+from trackkit.games.yummell.deck import draw
 from trackkit.games.yummell.policies import GREEDY, SMART
 from trackkit.games.yummell.rules import terrain_cost
-from trackkit.games.yummell.state import start_race
+from trackkit.games.yummell.state import Tables, start_race
+from trackkit.games.yummell.turn import encounter, play_against, steal_artefact, take_turn
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 
@@ -97,7 +92,8 @@ def _active(players, p: int, *cards: int) -> None:  # type: ignore[no-untyped-de
 
 def _against(card_id: int, target: int, state) -> None:  # type: ignore[no-untyped-def]
     board, players, deck, tally, characters, advantages = state
-    play_against(card_id, target, board, players, deck, tally, CARDS, characters, advantages, 1)
+    tables = Tables(CARDS, characters, advantages)
+    play_against(card_id, target, board, players, deck, tally, tables, 1)
 
 
 # --- events played against a character (p. 6-7) ----------------------------------------
@@ -223,7 +219,7 @@ def _encounter_with(top: int, state, p: int = 0) -> None:  # type: ignore[no-unt
     deck.pile[0] = top
     deck.counts[0], deck.counts[1] = 1, 0
     start_race(tally.dice, np.uint64(0))
-    encounter(p, board, players, deck, tally, CARDS, characters, advantages, 1)
+    encounter(p, board, players, deck, tally, Tables(CARDS, characters, advantages), 1)
 
 
 def test_an_artefact_drawn_joins_the_active_artefacts() -> None:
@@ -258,7 +254,8 @@ def test_a_challenge_lost_sends_back_and_won_advances() -> None:
 def _turn(state, p: int, encounters: bool = False, seed: int = 0) -> None:  # type: ignore[no-untyped-def]
     board, players, deck, tally, characters, advantages = state
     start_race(tally.dice, np.uint64(seed))
-    take_turn(p, board, players, deck, tally, CARDS, characters, advantages, encounters, 1)
+    tables = Tables(CARDS, characters, advantages)
+    take_turn(p, board, players, deck, tally, tables, encounters, 1)
 
 
 def _pile(deck, *cards: int) -> None:  # type: ignore[no-untyped-def]

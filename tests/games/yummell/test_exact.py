@@ -13,10 +13,19 @@ import pytest
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset
-from trackkit.games.yummell import exact
 from trackkit.games.yummell.content import TERRAINS, Content, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
-from trackkit.games.yummell.exact import exact_characters, exact_paths, exact_solo
+from trackkit.games.yummell.exact import (
+    chains,
+    encounters,
+    exact_characters,
+    exact_paths,
+    exact_solo,
+    solver,
+)
+from trackkit.games.yummell.exact import (
+    hands as exact_hands,
+)
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
 from trackkit.games.yummell.state import Board
@@ -105,7 +114,6 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
     whose values are final after one sweep left out of the next ones), not the rules: the
     simulator checks those. Only for routes without the cursed terrain (one curse level).
     """
-    from trackkit.games.yummell import exact
     from trackkit.games.yummell.policies import greedy_route
     from trackkit.games.yummell.rules import is_steady, terrain_cost
     from trackkit.games.yummell.setup import race_board
@@ -124,9 +132,9 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
     below = np.cumsum(q)
     best_of_two = below**2 - np.concatenate(([0.0], below[:-1])) ** 2
     two = content.advantage_names[advantage] == "Advantage 4"
-    prob, mp, after, held, lost, keep = exact._turns(q.tobytes(), best_of_two.tobytes(), two)
-    refilled = exact._refilled()
-    kinds, params, chances, wins = exact._encounter_table(content, who, what)
+    prob, mp, after, held, lost, keep = exact_hands._turns(q.tobytes(), best_of_two.tobytes(), two)
+    refilled = exact_hands._refilled()
+    kinds, params, chances, wins = encounters._encounter_table(content, who, what)
     steady = is_steady(who, what)
     squares = len(nodes)
     finish = squares - 1
@@ -142,7 +150,7 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
     ends = np.array([[walk(row - 1, points) for points in range(9)] for row in range(squares)])
     ends = ends[rows, mp]  # (rows, hands, outcomes)
     # where each outcome leads, in [hand values, encounter values, 0 (finished)]
-    hands, kept = len(exact.HANDS4), len(held)
+    hands, kept = len(exact_hands.HANDS4), len(held)
     index = np.where(ends == rows - 1, (ends + 1) * hands + keep[after], 0)
     index = np.where(ends > rows - 1, (squares + 1) * hands + (ends + 1) * kept + after, index)
     index = np.where(ends == finish, (squares + 1) * (hands + kept), index)
@@ -153,14 +161,14 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
         lost_value = value if two else value[:, refilled[:, 1:]] @ q[1:]
         meet = np.zeros((squares + 1, kept))  # an encounter on each square but the finish
         for k, kind in enumerate(kinds):
-            if kind == exact.CREATURE:  # won: one square ahead; lost: one back, lowest played
+            if kind == encounters.CREATURE:  # won: one square ahead; lost: one back, lowest played
                 won = wins[k, held].any(axis=1)
                 ahead = lost_value[2:][:, lost[np.arange(kept), first_win[k]]]
                 outcome = np.where(won, ahead, lost_value[:-2][:, lost[:, 0]])
-            elif kind == exact.DISCARD:
+            elif kind == encounters.DISCARD:
                 outcome = lost_value[1:-1][:, lost[:, 0]]
-            elif kind in (exact.BACK, exact.BACK_IF_TERRAIN) and not steady:
-                bites = (terrain[:-1] == params[k]) | (kind == exact.BACK)
+            elif kind in (encounters.BACK, encounters.BACK_IF_TERRAIN) and not steady:
+                bites = (terrain[:-1] == params[k]) | (kind == encounters.BACK)
                 outcome = np.where(bites[:, None], value[:-2][:, keep], value[1:-1][:, keep])
             else:  # nothing happens (a curse on no square of the route too)
                 outcome = value[1:-1][:, keep]
@@ -170,7 +178,7 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
         change = np.abs(new - value[:-1]).max()
         value[:-1] = new
         if change < 1e-13:
-            return float(exact._hand_probabilities(q) @ value[0])
+            return float(exact_hands._hand_probabilities(q) @ value[0])
     raise AssertionError("the value iteration did not settle")
 
 
@@ -224,13 +232,12 @@ def test_the_curse_tail_is_what_a_cap_would_lose(monkeypatch: pytest.MonkeyPatch
     """Solved with curses capped at four (five levels, the old solver), King of Toads with
     Flamm and Advantage 8 comes out short by more than the simulator's four standard errors
     at 400,000 races; followed to the end it does not."""
-    from trackkit.games.yummell import exact
 
     track = load_preset("king-of-toads")
     full = exact_solo(track, character="Flamm", advantage="Advantage 8")
-    real_levels = exact.curse_levels
-    monkeypatch.setattr(exact, "_SOLVED", {})
-    monkeypatch.setattr(exact, "curse_levels", lambda *a: min(5, real_levels(*a)))
+    real_levels = chains.curse_levels
+    monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "curse_levels", lambda *a: min(5, real_levels(*a)))
     capped = exact_solo(track, character="Flamm", advantage="Advantage 8")
     assert full.curse_levels == 8 and capped.curse_levels == 5
     assert full.expected_rounds - capped.expected_rounds > 0.03
@@ -239,33 +246,32 @@ def test_the_curse_tail_is_what_a_cap_would_lose(monkeypatch: pytest.MonkeyPatch
 def test_a_solve_that_does_not_settle_stops_with_a_message() -> None:
     # ISSUE 7 item 9: the compiled sweep loop returns the square it gave up on once it
     # passes MAX_SWEEPS (a constant compiled in); this is the message the user then reads
-    from trackkit.games.yummell import exact
 
     with pytest.raises(TrackkitError, match=r"did not settle on square 4 of the route after"):
-        exact._converged(3, np.arange(10))
+        chains._converged(3, np.arange(10))
     with pytest.raises(TrackkitError, match="did not settle before the start"):
-        exact._converged(-1, np.arange(10))
-    exact._converged(-2, np.arange(10))  # settled everywhere: no error
+        chains._converged(-1, np.arange(10))
+    chains._converged(-2, np.arange(10))  # settled everywhere: no error
 
 
 def test_a_hand_that_never_leaves_its_square_does_not_settle() -> None:
     # one hand that always comes back as itself (leave = 1 / (1 - 1)): the sweeps give up
     # at once, and the solver reports the square as one that did not settle
-    from trackkit.games.yummell import exact
 
     none = np.zeros(0, dtype=np.int64)
     equations = (np.zeros((2, 1)), np.array([np.inf]), np.zeros(2, dtype=np.int64), none)
     equations += (np.zeros(0), none)
     refill = np.full(9, 1 / 8)
-    sweeps = exact._settle(np.zeros((2, 1)), equations, none, 0, True, exact._refilled(), refill)
-    assert sweeps > exact.MAX_SWEEPS
+    sweeps = solver._settle(
+        np.zeros((2, 1)), equations, none, 0, True, exact_hands._refilled(), refill
+    )
+    assert sweeps > solver.MAX_SWEEPS
 
 
 def test_more_curse_levels_than_the_bound_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from trackkit.games.yummell import exact
 
-    monkeypatch.setattr(exact, "_SOLVED", {})
-    monkeypatch.setattr(exact, "MAX_LEVELS", 3)
+    monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "MAX_LEVELS", 3)
     with pytest.raises(TrackkitError, match="follows curses up to 3 levels"):
         exact_solo(load_preset("king-of-toads"), character="Flamm", advantage="Advantage 8")
 
@@ -417,16 +423,16 @@ def _alone(prepared: RaceBoard, route: int) -> RaceBoard:
 def test_a_path_is_solved_as_a_board_with_that_path_alone(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(exact, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_SOLVED", {})
     track = _track(name)
     prepared = race_board(track)
     character, advantage = RACERS[TRACKS.index(name) % len(RACERS)]
     for route, letter in enumerate("ABC"):
-        exact._SOLVED.clear()  # solved anew, not found
+        chains._SOLVED.clear()  # solved anew, not found
         alone = exact_solo(
             track, character=character, advantage=advantage, prepared=_alone(prepared, route)
         )
-        exact._SOLVED.clear()
+        chains._SOLVED.clear()
         on_path = exact_solo(track, character=character, advantage=advantage, path=letter)
         assert on_path.path == letter and alone.path == "A"
         assert on_path.expected_rounds == pytest.approx(alone.expected_rounds, abs=1e-9)
@@ -452,17 +458,17 @@ def test_a_path_the_track_lacks_is_refused(path: str) -> None:
 def test_every_path_at_once_is_each_path_solved_on_its_own(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(exact, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_SOLVED", {})
     track = _track(name)
     for character, advantage in RACERS[:3]:
-        exact._SOLVED.clear()
+        chains._SOLVED.clear()
         together = exact_paths(track, character=character, advantage=advantage)
         cached = {
             p: exact_solo(track, character=character, advantage=advantage, path=p) for p in "ABC"
         }
         apart = {}
         for letter in "ABC":
-            exact._SOLVED.clear()
+            chains._SOLVED.clear()
             apart[letter] = exact_solo(track, character=character, advantage=advantage, path=letter)
         assert list(together) == ["A", "B", "C"]
         for letter in "ABC":
@@ -474,10 +480,10 @@ def test_every_path_at_once_is_each_path_solved_on_its_own(
 @pytest.mark.parametrize("known", ["A", "B", "C"])
 def test_every_path_at_once_when_one_is_known(monkeypatch: pytest.MonkeyPatch, known: str) -> None:
     # one path solved before (kept): the others are solved around it
-    monkeypatch.setattr(exact, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_SOLVED", {})
     track = load_preset("king-of-toads")
     alone = exact_paths(track, character="Flamm", advantage="Climbing")
-    exact._SOLVED.clear()
+    chains._SOLVED.clear()
     exact_solo(track, character="Flamm", advantage="Climbing", path=known)
     assert exact_paths(track, character="Flamm", advantage="Climbing") == alone
 
@@ -515,11 +521,11 @@ def test_paths_with_other_curse_levels_or_no_squares_of_their_own(
     terrains = ["hills", "plain", *shared]
     run = list(range(2, len(terrains)))
     prepared = _board(terrains, [[0, *run], [1, *run], run])
-    monkeypatch.setattr(exact, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_SOLVED", {})
     together = exact_paths(SHORT, character=0, advantage=2, prepared=prepared)
     levels = {}
     for letter in "ABC":
-        exact._SOLVED.clear()
+        chains._SOLVED.clear()
         alone = exact_solo(SHORT, character=0, advantage=2, path=letter, prepared=prepared)
         assert together[letter] == pytest.approx(alone.expected_rounds, abs=1e-9)
         levels[letter] = alone.curse_levels

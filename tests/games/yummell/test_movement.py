@@ -13,9 +13,9 @@ from conftest import HILLS, advantage, character, race_state, stand, straight_bo
 
 from trackkit.games.yummell.content import Effect
 from trackkit.games.yummell.movement import furthest, landing, leader, node_of, remaining
-from trackkit.games.yummell.state import Board, Players, Tally
+from trackkit.games.yummell.state import Board, Players, Tables, Tally
 
-NO_DELTA = np.zeros(4, dtype=np.int64)
+NO_CARDS = np.zeros((0, 8), dtype=np.int64)  # movement reads no card
 
 
 def _board(squares: str, n: int) -> tuple[Board, Players, Tally, np.ndarray, np.ndarray]:
@@ -34,7 +34,7 @@ def _land(squares: str, mp: int, at: int = -1, crowd: dict[int, int] | None = No
         for _ in range(n):
             stand(board, players, tally, q, index)
             q += 1
-    return landing(board, players, tally, characters, advantages, 0, 0, mp, NO_DELTA)
+    return landing(board, players, tally, Tables(NO_CARDS, characters, advantages), 0, 0, mp)
 
 
 def test_the_first_move_enters_the_first_square_of_the_start_path() -> None:
@@ -72,10 +72,10 @@ def test_flamm_passes_a_full_square_for_free_but_cannot_end_on_it() -> None:
     stand(board, players, tally, 0, 0)
     stand(board, players, tally, 1, 2)
     stand(board, players, tally, 2, 2)
-    args = (board, players, tally, characters, advantages, 0, 0)
-    assert furthest(*args, 0, 2, NO_DELTA) == 2  # no company cost
-    assert landing(*args, 2, NO_DELTA) == 1
-    assert landing(*args, 3, NO_DELTA) == 3
+    args = (board, players, tally, Tables(NO_CARDS, characters, advantages), 0, 0)
+    assert furthest(*args, 0, 2) == 2  # no company cost
+    assert landing(*args, 2) == 1
+    assert landing(*args, 3) == 3
 
 
 def test_the_finish_hosts_anyone_and_finishers_add_no_cost() -> None:
@@ -84,20 +84,21 @@ def test_the_finish_hosts_anyone_and_finishers_add_no_cost() -> None:
         stand(board, players, tally, q, 3)
         players.arrival[q] = q
     stand(board, players, tally, 0, 1)
-    assert landing(board, players, tally, characters, advantages, 0, 0, 2, NO_DELTA) == 3
+    assert landing(board, players, tally, Tables(NO_CARDS, characters, advantages), 0, 0, 2) == 3
 
 
 def test_events_and_curses_change_the_price_of_every_square_on_the_way() -> None:
     board, players, tally, characters, advantages = _board("PHHPPP", 2)
     stand(board, players, tally, 0, 0)
     stand(board, players, tally, 1, 0)
-    guide = NO_DELTA.copy()
-    guide[HILLS] = -1  # Hill Guide: hills cost 1 this turn
-    assert landing(board, players, tally, characters, advantages, 0, 0, 2, guide) == 2
+    tables = Tables(NO_CARDS, characters, advantages)
+    tally.turn_delta[HILLS] = -1  # Hill Guide: hills cost 1 this turn
+    assert landing(board, players, tally, tables, 0, 0, 2) == 2
+    tally.turn_delta[HILLS] = 0
     players.curse[0, HILLS] = 1  # Mushroom Curse on character 0 only
-    assert landing(board, players, tally, characters, advantages, 0, 0, 5, NO_DELTA) == 1
-    assert landing(board, players, tally, characters, advantages, 0, 0, 6, NO_DELTA) == 2
-    assert landing(board, players, tally, characters, advantages, 1, 0, 4, NO_DELTA) == 2
+    assert landing(board, players, tally, tables, 0, 0, 5) == 1
+    assert landing(board, players, tally, tables, 0, 0, 6) == 2
+    assert landing(board, players, tally, tables, 1, 0, 4) == 2
 
 
 def _two_routes() -> Board:

@@ -9,7 +9,6 @@ import numpy as np
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
 from trackkit.games.yummell.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
-from trackkit.games.yummell.engine import take_turn
 from trackkit.games.yummell.policies import (
     GREEDY,
     SMART,
@@ -27,7 +26,8 @@ from trackkit.games.yummell.policies import (
     smart_should_rest,
     smart_ward,
 )
-from trackkit.games.yummell.state import Board, start_race
+from trackkit.games.yummell.state import Board, Tables, start_race
+from trackkit.games.yummell.turn import take_turn
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 
@@ -55,7 +55,6 @@ CARDS = np.array(
     ],
     dtype=np.int64,
 )
-NO_DELTA = np.zeros(4, dtype=np.int64)
 # an ability and an advantage that change nothing: not steady, so push-backs bite
 RACER = character(ability=Effect.CHALLENGE_BONUS, param=0)
 EDGE = advantage(Effect.CHALLENGE_BONUS, param=0)
@@ -133,7 +132,7 @@ def test_greedy_moves_with_its_highest_card_as_far_as_it_goes() -> None:
     _give(players, 0, 2, 2, 6, 3)
     deck.pile[:3], deck.counts[:2] = [1, 1, 1], [3, 0]
     start_race(tally.dice, np.uint64(0))
-    take_turn(0, board, players, deck, tally, CARDS, characters, advantages, False, 1)
+    take_turn(0, board, players, deck, tally, Tables(CARDS, characters, advantages), False, 1)
     assert players.route[0] == 1  # S P costs 4 MP, five plains 5
     assert players.pos[0] == 3  # S P P P: the 6 spent
     assert sorted(players.hand[0, : players.hand_n[0]]) == [1, 2, 2, 3]
@@ -147,9 +146,9 @@ def test_smart_takes_the_start_path_leaving_the_fewest_mp_after_this_move() -> N
     players, _, tally, characters, advantages = _race(board, 1)
     players.route[0] = -1
     _give(players, 0, 2, 1)  # 2 MP: two plains, or nothing in front of the swamp
-    args = (0, board, players, tally, CARDS, characters, advantages)
-    assert smart_route(*args, 0, NO_DELTA) == 0
-    assert smart_route(*args, 1, NO_DELTA) == 1  # 3 MP: swamp and the next plain
+    args = (0, board, players, tally, Tables(CARDS, characters, advantages))
+    assert smart_route(*args, 0) == 0
+    assert smart_route(*args, 1) == 1  # 3 MP: swamp and the next plain
 
 
 def test_smart_moves_with_the_lowest_card_that_lands_as_far_as_its_best() -> None:
@@ -158,11 +157,11 @@ def test_smart_moves_with_the_lowest_card_that_lands_as_far_as_its_best() -> Non
     stand(board, players, tally, 0, 0)
     stand(board, players, tally, 1, 3)
     stand(board, players, tally, 2, 3)
-    args = (0, board, players, tally, CARDS, characters, advantages)
+    args = (0, board, players, tally, Tables(CARDS, characters, advantages))
     _give(players, 0, 5, 3, 2)  # the 5 would reach full square 3 and fall back to 2
-    assert smart_move_card(*args, 0, NO_DELTA) == 2
+    assert smart_move_card(*args, 0) == 2
     _give(players, 0, 8, 7, 6, 2)  # 6 MP pass square 3 to square 4; 7 and 8 no further
-    assert smart_move_card(*args, 0, NO_DELTA) == 2
+    assert smart_move_card(*args, 0) == 2
 
 
 def test_smart_uses_more_mp_only_when_it_reaches_further() -> None:
@@ -170,7 +169,7 @@ def test_smart_uses_more_mp_only_when_it_reaches_further() -> None:
     players, _, tally, characters, advantages = _race(board, 3)
     stand(board, players, tally, 0, 0)
     _give(players, 0, WARD, BOOTS, active=True)
-    args = (board, players, tally, CARDS, characters, advantages, NO_DELTA)
+    args = (board, players, tally, Tables(CARDS, characters, advantages))
     assert smart_mp_bonus(0, 0, 1, *args) == 1
     stand(board, players, tally, 1, 2)
     stand(board, players, tally, 2, 2)  # the hill now costs 4: 3 MP still stop on square 1
@@ -182,7 +181,7 @@ def test_smart_rests_when_a_curse_makes_two_squares_just_ahead_dearer() -> None:
     players, _, tally, characters, advantages = _race(board, 1)
     stand(board, players, tally, 0, 0)
     _give(players, 0, 8, 8)
-    args = (0, board, players, tally, CARDS, characters, advantages, 0, NO_DELTA)
+    args = (0, board, players, tally, Tables(CARDS, characters, advantages), 0)
     assert not smart_should_rest(*args)
     players.curse[0, HILLS] = 1
     assert smart_should_rest(*args)  # hills on squares 2 and 6, within six squares
@@ -196,18 +195,18 @@ def test_smart_rests_when_no_card_can_move_it() -> None:
     board = straight_board("PSPPPP")
     players, _, tally, characters, advantages = _race(board, 3)
     stand(board, players, tally, 0, 0)
-    args = (0, board, players, tally, CARDS, characters, advantages)
+    args = (0, board, players, tally, Tables(CARDS, characters, advantages))
     _give(players, 0, 1, 2)
-    assert smart_should_rest(*args, 0, NO_DELTA)  # the swamp costs 3
-    assert not smart_should_rest(*args, 1, NO_DELTA)  # with one MP more
+    assert smart_should_rest(*args, 0)  # the swamp costs 3
+    assert not smart_should_rest(*args, 1)  # with one MP more
     _give(players, 0, 3)
-    assert not smart_should_rest(*args, 0, NO_DELTA)
+    assert not smart_should_rest(*args, 0)
     stand(board, players, tally, 1, 1)
     stand(board, players, tally, 2, 1)  # the swamp is full: 5 MP to enter, then it must go on
-    assert smart_should_rest(*args, 2, NO_DELTA)
-    assert not smart_should_rest(*args, 3, NO_DELTA)
+    assert smart_should_rest(*args, 2)
+    assert not smart_should_rest(*args, 3)
     players.hand_n[0] = 0
-    assert smart_should_rest(*args, 8, NO_DELTA)
+    assert smart_should_rest(*args, 8)
 
 
 def test_an_effect_bites_only_where_it_would_change_something() -> None:
@@ -216,7 +215,7 @@ def test_an_effect_bites_only_where_it_would_change_something() -> None:
     stand(board, players, tally, 1, 1)  # on woods; player 0 is off the board
 
     def bites(card: int, target: int = 1) -> bool:
-        return effect_bites(card, target, board, players, CARDS, characters, advantages)
+        return effect_bites(card, target, board, players, Tables(CARDS, characters, advantages))
 
     assert bites(SNEEZE) and not bites(WIND)
     assert not bites(SNEEZE, 0)  # nothing to push back off the board
@@ -238,7 +237,7 @@ def test_a_smart_target_spends_its_ward_only_on_an_effect_that_bites() -> None:
     players, _, tally, characters, advantages = _race(board, 1)
     stand(board, players, tally, 0, 2)
     _give(players, 0, BOOTS, WARD, active=True)
-    args = (0, board, players, CARDS, characters, advantages)
+    args = (0, board, players, Tables(CARDS, characters, advantages))
     assert smart_ward(SNEEZE, *args) == 1  # the ward's place among the active artefacts
     assert smart_ward(WIND, *args) == 1
     assert smart_ward(MUSHROOM, *args) == -1  # no hill ahead
@@ -255,7 +254,7 @@ def test_smart_uses_a_harmful_artefact_only_on_a_rival_ahead() -> None:
     _give(players, 0, WARD, BOOTS, SCALES, active=True)
     for q in (1, 2):
         _give(players, q, 4)
-    args = (board, players, CARDS, characters, advantages)
+    args = (board, players, Tables(CARDS, characters, advantages))
     assert smart_rival_artefact(0, 1, *args) == 2
     assert smart_rival_artefact(0, 2, *args) == -1  # level with it
     assert smart_rival_artefact(1, 0, *args) == -1  # behind
@@ -273,7 +272,7 @@ def test_smart_plays_an_event_for_itself_first_then_against_the_leader_ahead() -
 
     def event(*cards: int) -> int:
         _give(players, 0, *cards)
-        return smart_event(0, board, players, tally, CARDS, characters, advantages)
+        return smart_event(0, board, players, tally, Tables(CARDS, characters, advantages))
 
     assert event(8, SCALES_EVENT, MUSHROOM, SNEEZE) == 3  # a push-back before a discard
     assert event(8, SNEEZE, HASTE) == 2  # more MP before all

@@ -17,8 +17,10 @@ from trackkit.games.yummell.rules import (
     rest,
     terrain_cost,
 )
+from trackkit.games.yummell.state import Tables
 
 NO_CURSE = np.zeros(4, dtype=np.int64)
+NO_CARDS = np.zeros((0, 8), dtype=np.int64)  # movement reads no card
 
 
 def _move(
@@ -44,7 +46,7 @@ def _move(
         for _ in range(n):
             stand(board, players, tally, q, index)
             q += 1
-    return furthest(board, players, tally, characters, advantages, 0, 0, 0, mp, NO_CURSE)
+    return furthest(board, players, tally, Tables(NO_CARDS, characters, advantages), 0, 0, 0, mp)
 
 
 def test_a_to_c_over_two_hills_costs_4() -> None:
@@ -126,10 +128,11 @@ def test_leaving_a_square_shared_with_the_troll_costs_the_toll() -> None:
     stand(board, players, tally, 0, 1)
     stand(board, players, tally, 1, 1)
     # from the Troll's square: 1 + 1 toll to the next square
-    assert furthest(board, players, tally, characters, advantages, 0, 0, 1, 1, NO_CURSE) == 1
-    assert furthest(board, players, tally, characters, advantages, 0, 0, 1, 2, NO_CURSE) == 2
+    tables = Tables(NO_CARDS, characters, advantages)
+    assert furthest(board, players, tally, tables, 0, 0, 1, 1) == 1
+    assert furthest(board, players, tally, tables, 0, 0, 1, 2) == 2
     # the Troll itself pays nothing to leave its own square
-    assert furthest(board, players, tally, characters, advantages, 1, 0, 1, 1, NO_CURSE) == 2
+    assert furthest(board, players, tally, tables, 1, 0, 1, 1) == 2
 
 
 def test_strength_5_against_the_salamander_of_mount_ohrk() -> None:

@@ -3,7 +3,6 @@ off a full square, and where characters stand relative to the finish."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trackkit.games.yummell.content import CHAR_ABILITY, E_FLUTTERING
@@ -23,6 +22,7 @@ from trackkit.games.yummell.state import (
     TOLL,
     Board,
     Players,
+    Tables,
     Tally,
 )
 
@@ -39,25 +39,24 @@ def furthest(
     board: Board,
     players: Players,
     tally: Tally,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
     p: int,
     route: int,
     start: int,
     mp: int,
-    turn_delta: np.ndarray,
 ) -> int:
     """How far along ``route`` from index ``start`` the MP carry ``p`` (p. 5-6).
 
     It advances while it can pay for the next square: the terrain (with its modifiers),
     +1 per character there, and +1 per Troll on the square it leaves behind (other than
-    itself); unused MP are lost.
+    itself); unused MP are lost. This turn's events change terrain costs
+    (``tally.turn_delta``).
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
-    character = characters[players.info[p, CHARACTER]]
-    advantage = advantages[players.info[p, ADVANTAGE]]
-    curse = players.curse[p]
+    character = tables.characters[players.info[p, CHARACTER]]
+    advantage = tables.advantages[players.info[p, ADVANTAGE]]
+    curse, turn_delta = players.curse[p], tally.turn_delta
     nodes = board.route_nodes[route]
     node_base, node_terrain = board.node_base, board.node_terrain
     occupancy, tolls = tally.occupancy, tally.tolls
@@ -103,21 +102,11 @@ def fall_back(board: Board, tally: Tally, route: int, index: int, self_node: int
 
 @njit(cache=True, inline="always")
 def landing(
-    board: Board,
-    players: Players,
-    tally: Tally,
-    characters: np.ndarray,
-    advantages: np.ndarray,
-    p: int,
-    route: int,
-    mp: int,
-    turn_delta: np.ndarray,
+    board: Board, players: Players, tally: Tally, tables: Tables, p: int, route: int, mp: int
 ) -> int:
     """Where ``p`` ends its movement with ``mp`` MP, falling back off a full square."""
     start = players.info[p, POS] if players.info[p, ROUTE] == route else OFF_BOARD
-    reached = furthest(
-        board, players, tally, characters, advantages, p, route, start, mp, turn_delta
-    )
+    reached = furthest(board, players, tally, tables, p, route, start, mp)
     self_node = node_of(board, players, p)
     return fall_back(board, tally, route, reached, self_node)
 

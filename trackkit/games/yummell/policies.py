@@ -64,6 +64,7 @@ from trackkit.games.yummell.state import (
     ROUTE,
     Board,
     Players,
+    Tables,
     Tally,
 )
 
@@ -150,19 +151,15 @@ def smart_route(
     board: Board,
     players: Players,
     tally: Tally,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
     extra_mp: int,
-    turn_delta: np.ndarray,
 ) -> int:
     """The start path that leaves the fewest MP to the finish after this move."""
+    cards = tables.cards
     mp = cards[players.hand[p, highest_card(players.hand[p], players.info[p, HAND_N], cards)], 0]
     best, best_left = 0, 1 << 30
     for r in range(board.route_len.shape[0]):
-        end = landing(
-            board, players, tally, characters, advantages, p, r, mp + extra_mp, turn_delta
-        )
+        end = landing(board, players, tally, tables, p, r, mp + extra_mp)
         left = board.route_suffix[r, end + 1]
         if left < best_left or (left == best_left and board.route_cost[r] < board.route_cost[best]):
             best, best_left = r, left
@@ -175,19 +172,17 @@ def smart_move_card(
     board: Board,
     players: Players,
     tally: Tally,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
     extra_mp: int,
-    turn_delta: np.ndarray,
 ) -> int:
     """The lowest card that lands as far as the best card does."""
+    cards = tables.cards
     hand, n = players.hand[p], players.info[p, HAND_N]
     route = players.info[p, ROUTE]
     best, best_end = 0, -2
     for i in range(n):
         mp = cards[hand[i], CARD_NUMBER] + extra_mp
-        end = landing(board, players, tally, characters, advantages, p, route, mp, turn_delta)
+        end = landing(board, players, tally, tables, p, route, mp)
         number = cards[hand[i], CARD_NUMBER]
         if end > best_end or (end == best_end and number < cards[hand[best], CARD_NUMBER]):
             best, best_end = i, end
@@ -202,20 +197,16 @@ def smart_mp_bonus(
     board: Board,
     players: Players,
     tally: Tally,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
-    turn_delta: np.ndarray,
+    tables: Tables,
 ) -> int:
     """Index of an active "more MP" artefact worth using on this move, else -1."""
+    cards = tables.cards
     for i in range(players.info[p, ACTIVE_N]):
         card = players.active[p, i]
         if cards[card, CARD_EFFECT] == E_MP_BONUS:
-            now = landing(board, players, tally, characters, advantages, p, route, mp, turn_delta)
+            now = landing(board, players, tally, tables, p, route, mp)
             more = mp + cards[card, CARD_PARAM]
-            then = landing(
-                board, players, tally, characters, advantages, p, route, more, turn_delta
-            )
+            then = landing(board, players, tally, tables, p, route, more)
             return i if then > now else -1
     return -1
 
@@ -238,9 +229,7 @@ def effect_bites(
     target: int,
     board: Board,
     players: Players,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
 ) -> bool:
     """Would the targeted effect of ``card`` (an event or an artefact) hurt ``target`` now?
 
@@ -249,6 +238,7 @@ def effect_bites(
     the target; a discard needs a card in the target's hand. An effect that would do
     nothing is not worth a card, nor a ward.
     """
+    cards, characters, advantages = tables
     if players.info[target, ARRIVAL] > 0:
         return False
     effect = cards[card, CARD_EFFECT]
@@ -273,17 +263,16 @@ def smart_ward(
     target: int,
     board: Board,
     players: Players,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
 ) -> int:
     """Index of the active ward ``target`` spends on ``card`` played against it, or -1.
 
     Greedy never uses artefacts; a smart player keeps its ward for an effect that hurts.
     """
+    cards = tables.cards
     if players.info[target, POLICY] == GREEDY:
         return -1
-    if not effect_bites(card, target, board, players, cards, characters, advantages):
+    if not effect_bites(card, target, board, players, tables):
         return -1
     for i in range(players.info[target, ACTIVE_N]):
         if cards[players.active[target, i], CARD_EFFECT] == E_WARD:
@@ -297,18 +286,17 @@ def smart_rival_artefact(
     target: int,
     board: Board,
     players: Players,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
 ) -> int:
     """Index of an active artefact that hurts a rival (Scales of Ftoll) worth using on
     ``target`` now, or -1: only on a rival ahead, and only when it bites."""
+    cards = tables.cards
     if target < 0 or remaining(board, players, target) >= remaining(board, players, p):
         return -1
     for i in range(players.info[p, ACTIVE_N]):
         card = players.active[p, i]
         if OFFENCE_RANK[cards[card, CARD_EFFECT]] < 99 and effect_bites(
-            card, target, board, players, cards, characters, advantages
+            card, target, board, players, tables
         ):
             return i
     return -1
@@ -320,11 +308,10 @@ def smart_event(
     board: Board,
     players: Players,
     tally: Tally,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
 ) -> int:
     """Index in the hand of the event to play before moving, or -1."""
+    cards = tables.cards
     hand, n = players.hand[p], players.info[p, HAND_N]
     if n < 2:
         return -1
@@ -345,7 +332,7 @@ def smart_event(
                 board, players, p, cards[card, CARD_TERRAIN], LOOKAHEAD
             ):
                 rank = 1
-        elif ahead and effect_bites(card, target, board, players, cards, characters, advantages):
+        elif ahead and effect_bites(card, target, board, players, tables):
             rank = OFFENCE_RANK[effect]
         if rank < best_rank:
             best, best_rank = i, rank
@@ -370,13 +357,11 @@ def smart_should_rest(
     board: Board,
     players: Players,
     tally: Tally,
-    cards: np.ndarray,
-    characters: np.ndarray,
-    advantages: np.ndarray,
+    tables: Tables,
     extra_mp: int,
-    turn_delta: np.ndarray,
 ) -> bool:
     """Rest to lift a curse that bites soon, or when no card can move the character."""
+    cards = tables.cards
     for terrain in range(4):
         if players.curse[p, terrain] > 0:
             if _terrain_ahead(board, players, p, terrain, CURSE_LOOKAHEAD) >= 2:
@@ -389,7 +374,7 @@ def smart_should_rest(
     for r in range(routes):
         if players.info[p, ROUTE] >= 0 and r != players.info[p, ROUTE]:
             continue
-        end = landing(board, players, tally, characters, advantages, p, r, mp, turn_delta)
+        end = landing(board, players, tally, tables, p, r, mp)
         start = players.info[p, POS] if players.info[p, ROUTE] == r else -1
         if end > start:
             return False

@@ -55,7 +55,7 @@ from trackkit.games.yummell.setup import (
     race_board,
 )
 from trackkit.games.yummell.space import TrackSpace
-from trackkit.games.yummell.state import RACE_STATS
+from trackkit.games.yummell.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.terrain import Terrain
 
 # what a race counts, in the engine's STAT_* columns' order
@@ -98,44 +98,43 @@ def play_batch(
     def ints(*shape: int) -> np.ndarray:
         return np.zeros(shape, dtype=np.int64)
 
-    rounds = ints(races)
-    stats = ints(races, RACE_STATS)
-    placing, route, character, advantage, order_pos = (
-        ints(races, options.players) for _ in range(5)
+    n = options.players
+    out = BatchOut(
+        rounds=ints(races),
+        placing=ints(races, n),
+        route=ints(races, n),
+        character=ints(races, n),
+        advantage=ints(races, n),
+        order_pos=ints(races, n),
+        stats=ints(races, RACE_STATS),
     )
     play(
         board.board,
         players,
         deck,
         tally,
-        content.cards,
-        content.characters,
-        content.advantages,
-        options.character_indices(),
-        options.advantage_indices(),
-        options.route_codes(len(board.routes)),
-        options.encounters,
+        Tables(content.cards, content.characters, content.advantages),
+        Setup(
+            characters=options.character_indices(),
+            advantages=options.advantage_indices(),
+            routes=options.route_codes(len(board.routes)),
+            encounters=options.encounters,
+        ),
         # one key per race, the same on every track: common random numbers
         batch_stream(seed, batch).integers(0, 2**64, size=races, dtype=np.uint64),
-        rounds,
-        placing,
-        route,
-        character,
-        advantage,
-        order_pos,
-        stats,
+        out,
     )
     return BatchResult(
-        rounds=rounds,
-        placing=placing,
+        rounds=out.rounds,
+        placing=out.placing,
         groups={
-            "character": character,
-            "advantage": advantage,
-            "route": route,
-            "order_pos": order_pos,
+            "character": out.character,
+            "advantage": out.advantage,
+            "route": out.route,
+            "order_pos": out.order_pos,
         },
         node_counts={"time": tally.node_time, "bounce": tally.node_bounce},
-        tallies={t.key: stats[:, column] for column, t in enumerate(TALLIES)},
+        tallies={t.key: out.stats[:, column] for column, t in enumerate(TALLIES)},
         log=tally.log,
         log_n=tally.log_n,
     )

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from trackkit.games.unmanaged import unmanaged, unmanaged_rows
-from trackkit.games.yummell.content import TERRAIN_COUNT
+from trackkit.games.yummell.content import ADV_FIELDS, CARD_FIELDS, CHAR_FIELDS, TERRAIN_COUNT
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
@@ -99,6 +99,40 @@ class Players(NamedTuple):
     reached = property(lambda self: self.info[:, REACHED])
 
 
+class Tables(NamedTuple):
+    """The content the engine reads (:class:`~trackkit.games.yummell.content.Content`'s
+    arrays): one row per card, per character, per advantage (columns in content.py)."""
+
+    cards: np.ndarray  # (cards, CARD_FIELDS)
+    characters: np.ndarray  # (characters, CHAR_FIELDS)
+    advantages: np.ndarray  # (advantages, ADV_FIELDS)
+
+
+class Setup(NamedTuple):
+    """What every race of a batch is given: each player's character, advantage and start
+    path (a row index, or -1 in column 0 to deal them at random; start paths: a route,
+    CHOSEN or DEALT), and whether encounters are played."""
+
+    characters: np.ndarray  # (P,)
+    advantages: np.ndarray  # (P,)
+    routes: np.ndarray  # (P,)
+    encounters: bool
+
+
+class BatchOut(NamedTuple):
+    """What a batch writes, one row per race: its rounds, its counts (STAT_* columns) and
+    each player's placing, start path, character, advantage and place in the last round's
+    turn order."""
+
+    rounds: np.ndarray  # (races,)
+    placing: np.ndarray  # (races, P)
+    route: np.ndarray  # (races, P)
+    character: np.ndarray  # (races, P)
+    advantage: np.ndarray  # (races, P)
+    order_pos: np.ndarray  # (races, P)
+    stats: np.ndarray  # (races, RACE_STATS)
+
+
 class Deck(NamedTuple):
     pile: np.ndarray  # draw pile, drawn from the end
     discard: np.ndarray
@@ -172,8 +206,18 @@ def shuffle(values: np.ndarray, n: int, dice: np.ndarray, stream: int = MAIN) ->
 
 @njit(cache=True, inline="always")
 def note(
-    tally: Tally, rnd: int, p: int, action: int, card: int, value: int, a: int, b: int, other: int
+    tally: Tally,
+    rnd: int,
+    p: int,
+    action: int,
+    card: int,
+    value: int,
+    squares: tuple[int, int],
+    other: int,
 ) -> None:
+    """A row of the race's log (when recording): round, player, action (LOG_*), card,
+    value, the squares ``(from, to)`` and the other player concerned (-1 for none)."""
+    a, b = squares
     n = tally.log_n[0]
     if n < tally.log.shape[0]:
         row = tally.log[n]
@@ -220,6 +264,25 @@ def unmanaged_state(
             u(tally.turn_delta),
             u(tally.pool),
         ),
+    )
+
+
+@njit(cache=True, inline="always")
+def unmanaged_tables(tables: Tables) -> Tables:
+    """:class:`Tables` over :func:`unmanaged` views of its arrays."""
+    u = unmanaged
+    return Tables(u(tables.cards), u(tables.characters), u(tables.advantages))
+
+
+@njit(cache=True, inline="always")
+def fixed_table_widths(tables: Tables) -> Tables:
+    """:class:`Tables` whose rows' lengths are compile-time constants (as
+    :func:`fixed_widths`): the caller checks that the tables have content.py's columns."""
+    r = unmanaged_rows
+    return Tables(
+        r(tables.cards, CARD_FIELDS),
+        r(tables.characters, CHAR_FIELDS),
+        r(tables.advantages, ADV_FIELDS),
     )
 
 
