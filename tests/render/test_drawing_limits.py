@@ -135,6 +135,7 @@ def test_the_staircase_board_is_valid_but_its_picture_is_refused(staircase, no_r
     assert no_resvg == []
 
 
+@pytest.mark.slow  # the staircase's 9,880 spaces built and counted: about 2.5 s
 def test_its_figure_is_refused_at_the_apps_limit(
     staircase, app_limits, monkeypatch: pytest.MonkeyPatch
 ) -> None:
