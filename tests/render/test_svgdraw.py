@@ -5,12 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from trackkit.render.svgdraw import UNIT
 
 from trackkit.board.track import Track
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.render import track_svg
 from trackkit.render.layout import TERRAIN_COLOURS, build_scene
-from trackkit.render.svgdraw import UNIT
 
 SVG = "{http://www.w3.org/2000/svg}"
 
