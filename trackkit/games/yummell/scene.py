@@ -8,7 +8,7 @@ grid]`` across, rows growing downwards.
 >>> from trackkit.games.yummell.presets import load_preset
 >>> scene = track_scene(load_preset("first-run"))
 >>> scene.title, len(scene.places)
-('First run', 37)
+('First run', 34)
 """
 
 from __future__ import annotations
