@@ -112,13 +112,13 @@ def heat_figure(scene: Scene, heat: dict[str, float], unit: str) -> go.Figure:
 
 
 def with_ghosts(scene: Scene, ghosts: Iterable[Scene]) -> Scene:
-    """``scene`` with the filled shapes of each of ``ghosts`` drawn faintly and dotted
-    over it: where and how a tile would lie."""
+    """``scene`` with the filled boxes of each of ``ghosts`` (a tile and its squares)
+    drawn faintly and dotted over it: where and how a tile would lie."""
     faint = [
         dataclasses.replace(s, opacity=0.4, dash="2,3", group="ghost", node=None, hover=None)
         for ghost in ghosts
         for s in ghost.shapes
-        if isinstance(s, Polygon | Rectangle) and s.fill != NONE
+        if isinstance(s, Rectangle) and s.fill != NONE
     ]
     spots = [s for s in scene.shapes if isinstance(s, Spot)]  # the pointer's, kept on top
     rest = [s for s in scene.shapes if not isinstance(s, Spot)]
