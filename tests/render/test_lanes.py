@@ -157,7 +157,7 @@ def test_values_colour_the_spaces_and_add_a_colour_bar() -> None:
     assert any(t.startswith("valley 1 5") and t.endswith("value: 3.5") for t in texts)
     assert sum(t.endswith("no value") for t in texts) == len(trace.hovertext) - 2
     assert figure.layout.title.text == "Collisions"
-    # the hottest space takes the top of the scale, a space without a value keeps its own colour
+    # the hottest space takes the top of the scale, a space without a value stays white
     fills = [s.fillcolor for s in figure.layout.shapes if s.type == "path"]
     assert "rgb(128, 0, 38)" in fills  # YlOrRd's darkest red
 

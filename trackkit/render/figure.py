@@ -197,7 +197,8 @@ def _spot_traces(scene: Scene) -> list[go.Scatter]:
                 y=[s.at[1] for s in spots],
                 customdata=[list(s.key) if s.key else None for s in spots] if keyed else None,
                 mode="markers",
-                marker=dict(size=[s.size for s in spots], color=INVISIBLE),
+                # sizes in a list make a bubble chart, whose markers get a white rim
+                marker=dict(size=[s.size for s in spots], color=INVISIBLE, line=dict(width=0)),
                 selected=dict(marker=dict(color=INVISIBLE)),
                 unselected=dict(marker=dict(opacity=0)),
                 hovertext=[s.hover or "" for s in spots],

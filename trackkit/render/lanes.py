@@ -50,7 +50,7 @@ def lane_figure(
 
     ``values`` (address → number, e.g. collisions on each space) colours the spaces as a
     heat map with a colour bar named ``unit``, and adds each value to the hover text;
-    spaces without a value keep their colour. ``title`` replaces the track's name.
+    spaces without a value stay white, closed ones grey. ``title`` replaces the track's name.
 
     Refused with a :class:`~trackkit.limits.CostLimitError` before the figure is built when
     it would draw more than the ``plot_points`` limit allows.

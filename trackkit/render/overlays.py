@@ -20,6 +20,7 @@ from trackkit.render.figure import figure_cost, figure_name, scene_figure
 from trackkit.render.layout import square_name
 
 HEAT_SCALE = "YlOrRd"
+BLANK = "#ffffff"  # a node without a value on a heat map
 PAWN_COLOURS = qualitative.Bold
 # where pawns sharing a square sit around its centre (the rules allow two; falls back beyond)
 _SPOTS = ((-0.2, -0.2), (0.2, 0.2), (0.2, -0.2), (-0.2, 0.2))
@@ -47,7 +48,7 @@ def heat_of(values: Mapping[Hashable, float], unit: str, *, low: float | None = 
 
 def heat_scene(scene: Scene, heat: Heat) -> Scene:
     """``scene`` with each node's shapes in its value's colour (a node without a value
-    keeps its own), its words readable on that colour, and its value said on hover."""
+    blank: white), its words readable on that colour, and its value said on hover."""
     colours = dict(
         zip(
             heat.values,
@@ -58,23 +59,26 @@ def heat_scene(scene: Scene, heat: Heat) -> Scene:
     shapes = []
     for shape in scene.shapes:
         node = shape.node
-        if node is not None and shape.hover:
+        if node is None:
+            shapes.append(shape)
+            continue
+        if shape.hover:
             said = heat.values.get(node)
             more = "no value" if said is None else f"{heat.unit}: {said:.3g}"
             shape = dataclasses.replace(shape, hover=f"{shape.hover}<br>{more}")
-        if node in colours:
-            if isinstance(shape, Polygon | Rectangle | Circle) and shape.fill != NONE:
-                shape = dataclasses.replace(shape, fill=colours[node])
-            elif isinstance(shape, Text):
-                light = heat.level(heat.values[node]) > 0.6
-                shape = dataclasses.replace(shape, colour="#ffffff" if light else "#1d1d1d")
+        if isinstance(shape, Polygon | Rectangle | Circle) and shape.fill != NONE:
+            shape = dataclasses.replace(shape, fill=colours.get(node, BLANK))
+        elif isinstance(shape, Text) and node in colours:
+            light = heat.level(heat.values[node]) > 0.6
+            shape = dataclasses.replace(shape, colour="#ffffff" if light else "#1d1d1d")
         shapes.append(shape)
     return dataclasses.replace(scene, shapes=tuple(shapes), legend=())
 
 
 def colour_bar(scene: Scene, heat: Heat) -> go.Scatter:
-    """The heat's colour bar, on invisible points at its nodes' places."""
-    nodes = [n for n in heat.values if n in scene.places]
+    """The heat's colour bar, on invisible points at the scene's places (one without a
+    value at the bottom of the scale: the bar shows even when no value has a place)."""
+    nodes = list(scene.places)
     return go.Scatter(
         x=[scene.places[n][0] for n in nodes],
         y=[scene.places[n][1] for n in nodes],
@@ -82,7 +86,7 @@ def colour_bar(scene: Scene, heat: Heat) -> go.Scatter:
         marker=dict(
             size=1,
             opacity=0,
-            color=[heat.values[n] for n in nodes],
+            color=[heat.values.get(n, heat.low) for n in nodes],
             colorscale=HEAT_SCALE,
             cmin=heat.low,
             cmax=heat.high,
