@@ -107,11 +107,11 @@ def heat_map(scene: Scene, heat: Heat, title: str | None = None) -> go.Figure:
     return figure
 
 
-def heat_figure(scene: Scene, heat: dict[str, float], unit: str) -> go.Figure:
+def heat_figure(scene: Scene, heat: Mapping[Hashable, float], unit: str) -> go.Figure:
     """The track with each node (square) coloured by ``heat[node]`` on a colour scale of
     its own from 0, a node without a value at 0, a colour bar titled ``unit``, and no
     legend (what the squares are is not what it shows)."""
-    values = {node: heat.get(node, 0.0) for node in scene.places}  # type: ignore[call-overload]
+    values = {node: heat.get(node, 0.0) for node in scene.places}
     return heat_map(scene, heat_of(values, unit, low=0.0))
 
 

@@ -350,13 +350,11 @@ def _trees(board: _Board) -> list[Shape]:
 
 def fir(x: float, y: float, size: float, group: str | None = None) -> list[Shape]:
     """A fir centred on ``(x, y)``: two green tiers on a brown trunk."""
-    tier = dict(fill=TREE, stroke=TREE_EDGE, stroke_width=1.0, group=group)
+    low = ((x - size, y + 0.6 * size), (x + size, y + 0.6 * size), (x, y - 0.4 * size))
+    high = ((x - 0.75 * size, y), (x + 0.75 * size, y), (x, y - 1.1 * size))
     return [
         Rectangle(x - 0.12 * size, y + 0.5 * size, 0.24 * size, 0.5 * size, TRUNK, group=group),
-        Polygon(
-            ((x - size, y + 0.6 * size), (x + size, y + 0.6 * size), (x, y - 0.4 * size)), **tier
-        ),  # type: ignore[arg-type]
-        Polygon(((x - 0.75 * size, y), (x + 0.75 * size, y), (x, y - 1.1 * size)), **tier),  # type: ignore[arg-type]
+        *(Polygon(tier, TREE, TREE_EDGE, 1.0, group=group) for tier in (low, high)),
     ]
 
 

@@ -22,7 +22,9 @@ from trackkit.board.geometry import Side
 from trackkit.board.graph import TrackGraph, compose, start_path_label
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
+from trackkit.games.base import tileset_of
 from trackkit.games.shapes import (
+    Anchor,
     Circle,
     LegendEntry,
     Line,
@@ -84,10 +86,7 @@ def track_scene(
     own, so a figure tells which table cell was clicked. ``palette``: the tile alone as
     a small thumbnail (outline, squares, costs, junctions).
     """
-    if tileset is None:
-        from trackkit.games.base import tileset_of
-
-        tileset = tileset_of(track)
+    tileset = tileset if tileset is not None else tileset_of(track)
     composed = compose(track, tileset)
     grid = tileset.grid
     squares = _squares(composed)
@@ -114,6 +113,7 @@ def track_scene(
 
 
 def square_hover(square: _Square) -> str:
+    """What a square is, said on hover: its tile, its own number, terrain and MP."""
     return (
         f"tile {square.tile}, square {square.id.split(':')[1]}: {square.terrain}, {square.cost} MP"
     )
@@ -230,23 +230,27 @@ def _arrows(links: list[tuple[Point, Point]]) -> list[Shape]:
     ]
 
 
-def _junctions(composed: TrackGraph, grid: int) -> list[Shape]:
-    """A yellow triangle on each junction between tiles, pointing across it."""
-    marks: list[Shape] = []
+def _junction_spots(composed: TrackGraph, grid: int) -> list[tuple[Point, Side]]:
+    """Each junction between tiles: the middle of its side of the square, and the side."""
+    spots = []
     for item in composed.placed:
         p = item.placement
         for junction in item.tile.junctions:
             side = junction.side.rotated(p.rotation)
             column, row = item.tile.cell(junction.square, p.rotation)
             dx, dy = side.offset
-            jx = p.x * grid + column + 0.5 + dx * 0.5
-            jy = p.y * grid + row + 0.5 + dy * 0.5
-            triangle = ((jx - 0.22, jy + 0.02), (jx + 0.22, jy + 0.02), (jx, jy - 0.2))
-            marks.append(
-                Polygon(
-                    _turned(triangle, ROTATE[side], (jx, jy)), JUNCTION, INK, 1, group="junction"
-                )
-            )
+            at = (p.x * grid + column + 0.5 + dx * 0.5, p.y * grid + row + 0.5 + dy * 0.5)
+            spots.append((at, side))
+    return spots
+
+
+def _junctions(composed: TrackGraph, grid: int) -> list[Shape]:
+    """A yellow triangle on each junction between tiles, pointing across it."""
+    marks: list[Shape] = []
+    for (jx, jy), side in _junction_spots(composed, grid):
+        triangle = ((jx - 0.22, jy + 0.02), (jx + 0.22, jy + 0.02), (jx, jy - 0.2))
+        turned = _turned(triangle, ROTATE[side], (jx, jy))
+        marks.append(Polygon(turned, JUNCTION, INK, 1, group="junction"))
     return marks
 
 
@@ -272,7 +276,7 @@ def _finish(composed: TrackGraph, squares: list[_Square]) -> list[Shape]:
         return []
     fx, fy = centres[composed.finish]
     (lx, ly), side = finish_label((fx, fy), set(centres.values()))
-    anchor = {Side.E: "start", Side.W: "end"}.get(side, "middle")
+    anchor: Anchor = "start" if side is Side.E else "end" if side is Side.W else "middle"
     return [
         Rectangle(
             fx - 0.46,
@@ -284,7 +288,7 @@ def _finish(composed: TrackGraph, squares: list[_Square]) -> list[Shape]:
             rounded=6,
             group="finish",
         ),
-        Text((lx, ly), "FINISH", 0.28, FINISH, anchor, bold=True, group="finish"),  # type: ignore[arg-type]
+        Text((lx, ly), "FINISH", 0.28, FINISH, anchor, bold=True, group="finish"),
     ]
 
 
@@ -402,12 +406,6 @@ def _palette(title: str, composed: TrackGraph, squares: list[_Square], grid: int
             )
         )
         shapes.append(Text((cx, cy), str(square.cost), 0.55, TEXT_ON_TERRAIN[square.terrain]))
-    for item in composed.placed:
-        p = item.placement
-        for junction in item.tile.junctions:
-            side = junction.side.rotated(p.rotation)
-            column, row = item.tile.cell(junction.square, p.rotation)
-            dx, dy = side.offset
-            at = (p.x * grid + column + 0.5 + dx * 0.5, p.y * grid + row + 0.5 + dy * 0.5)
-            shapes.append(Circle(at, 3.5 / PALETTE_UNIT, JUNCTION, INK, 0.6))
+    for at, _ in _junction_spots(composed, grid):
+        shapes.append(Circle(at, 3.5 / PALETTE_UNIT, JUNCTION, INK, 0.6))
     return Scene(title, tuple(shapes), (0.0, 0.0, float(grid), float(grid)), unit=PALETTE_UNIT)
