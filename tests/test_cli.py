@@ -472,9 +472,9 @@ def test_race_a_snowtails_track(cli: Cli) -> None:
         (("simulate", "husky-oval", "--players", "1"), "Snow Tails races 2 to 8 sleds, not 1"),
         (("simulate", "husky-oval", "--policy", "sneaky"), "unknown policy 'sneaky'"),
         (("simulate", "husky-oval", "--starting-dogs", "5"), "valued 1 to 4"),
-        (("exact", "husky-oval"), "`trackkit exact` is for tile tracks"),
-        (("next", "chicane"), "`trackkit next` is for tile tracks"),
-        (("show", "chicane", "--tileset", "tiles"), "--tileset is for Yummell tracks"),
+        (("exact", "husky-oval"), "`trackkit exact` is for Yummell tracks"),
+        (("next", "chicane"), "`trackkit next` is for Yummell tracks"),
+        (("show", "chicane", "--tileset", "tiles"), "--tileset is for tile tracks"),
         (("validate", "chicane", "--partial"), "--partial is for tile tracks"),
         (("show", "no-such-track"), "Mush! Mush! Snow Tails 2: husky-oval"),
     ],
@@ -566,4 +566,4 @@ def test_a_snowtails_tournament_of_three_races(cli: Cli) -> None:
     assert sum(row["mean_points"] for row in slots) == pytest.approx(3 * (10 + 7 + 5), rel=0.02)
     assert cli(*argv, "--tournaments", "400", "--seed", "4", "--json")[1] == out
     code, _, err = cli("tournament", "husky-oval", "chicane", "first-run")
-    assert code == 2 and "a tournament is of Snow Tails tracks" in err
+    assert code == 2 and "`trackkit tournament` is for Mush! Mush! Snow Tails 2 tracks" in err

@@ -1,20 +1,21 @@
-"""trackkit: design, validate and analyse race tracks for the board game Yummell.
+"""trackkit: design, validate and analyse race tracks for board race games (Yummell,
+Mush! Mush! Snow Tails 2), each game a folder behind one interface (:mod:`trackkit.games`).
 
 Data flows one way: tile files → tracks → the square graph → validation (→ races).
+A game's own functions live in its folder (Yummell's building rule:
+:mod:`trackkit.games.yummell.building`).
 """
 
 from trackkit.board.graph import TrackGraph, compose
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import Tile, TileSet
-from trackkit.board.track import Placement, Track, load_track, parse_track_toml, save_track
+from trackkit.board.track import Placement, Track, save_track
 from trackkit.errors import TileFileError, TrackFileError, TrackkitError
-from trackkit.games import load_tileset
-from trackkit.games.yummell.building import can_complete, next_placements, path_tiles_for_players
-from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
+from trackkit.games import get_ruleset, load_tileset, rulesets
+from trackkit.games.base import load_preset, load_track, parse_track_toml
 from trackkit.validate import Report, validate
 
 __all__ = [
-    "PRESET_SLUGS",
     "Placement",
     "Problem",
     "Report",
@@ -25,15 +26,13 @@ __all__ = [
     "TrackFileError",
     "TrackGraph",
     "TrackkitError",
-    "can_complete",
     "compose",
-    "list_presets",
+    "get_ruleset",
     "load_preset",
     "load_tileset",
     "load_track",
-    "next_placements",
     "parse_track_toml",
-    "path_tiles_for_players",
+    "rulesets",
     "save_track",
     "validate",
 ]

@@ -17,7 +17,8 @@ from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Track
 from trackkit.design import encode_track
-from trackkit.explore.sweep import dask_client, read_sweep, run_sweep
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
 
 
@@ -27,7 +28,13 @@ def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:
     root = tmp_path / "sweeps"
     space = get_ruleset("yummell").track_space(3)
     with dask_client(1, processes=False) as client:
-        run_sweep(space, root / "3p", races=20, sample=12, seed=3, client=client)
+        run_sweep(
+            space,
+            root / "3p",
+            ProfileSettings(races=20, seed=3),
+            sample=12,
+            cluster=Cluster(client=client),
+        )
     return root, space, read_sweep(root / "3p").table.to_pandas()
 
 
@@ -52,13 +59,28 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         tab.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
         tab.mouse.click(*to_pixels(tab, (row["rounds_mean"], row["balance"])))
         tab.get_by_role("heading", name=row["name"]).wait_for()
+        tab.locator("[data-testid='stDataFrame'] .dvn-scroller").first.wait_for()
         tab.screenshot(path=str(tmp_path / "picked.png"), full_page=True)
+        # its figures table shows every row and column, across the page: nothing cut off
+        table = tab.evaluate(TABLE_BOX)
+        assert table["rows"] <= table["shown"] + 1 and table["wide"] <= table["across"] + 1
+        assert table["across"] >= table["page"] - 4
         tab.get_by_role("button", name="Open in Design").click()
         tab.wait_for_url(re.compile(r"/design(\?.*)?$"))  # with ?track=…, the design's link
         tab.get_by_role("heading", name="Track complete").wait_for()
         expect(tab.get_by_label("Track name")).to_have_value(row["name"])
         expect(tab.locator("[data-testid='stException']")).to_have_count(0)
 
+
+# the figures table: the height and width of its rows, of the box that shows them, and of
+# the page's column
+TABLE_BOX = """() => {
+    const frame = document.querySelector("[data-testid='stDataFrame']");
+    const rows = frame.querySelector('.dvn-scroller');
+    return {rows: rows.scrollHeight, shown: rows.clientHeight, wide: rows.scrollWidth,
+            across: frame.getBoundingClientRect().width,
+            page: frame.parentElement.getBoundingClientRect().width};
+}"""
 
 TRACES = """() => document.querySelector('.js-plotly-plot').data.map(t => ({
     name: t.name,

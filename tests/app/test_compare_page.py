@@ -8,7 +8,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import trackkit.report.compare as compare
+import trackkit.games.yummell.face.compare as compare
 from trackkit.board.track import Track
 from trackkit.design import Design, encode_track
 from trackkit.games.yummell.presets import load_preset
@@ -89,7 +89,7 @@ def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPa
 def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> None:
     at = compare_page().run()
     at.multiselect(key="compare-tracks").set_value(["first-run", "king-of-toads", "forest-run"])
-    at.slider(key="compare-players").set_value(3)
+    at.slider(key="players").set_value(3)
     at.number_input(key="compare-races").set_value(500)
     at.run()
     table = press_compare(at).dataframe[0].value
@@ -113,7 +113,7 @@ def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> 
 def test_choices_survive_a_visit_to_another_page() -> None:
     at = compare_page().run()
     at.multiselect(key="compare-tracks").set_value(["king-of-toads"])
-    at.slider(key="compare-players").set_value(3)
+    at.slider(key="players").set_value(3)
     at.number_input(key="compare-seed").set_value(9)
     at.run()
     at.session_state["showing"] = "tiles"
@@ -121,5 +121,5 @@ def test_choices_survive_a_visit_to_another_page() -> None:
     at.session_state["showing"] = "compare"
     at.run()
     assert at.multiselect(key="compare-tracks").value == ["king-of-toads"]
-    assert at.slider(key="compare-players").value == 3
+    assert at.slider(key="players").value == 3
     assert at.number_input(key="compare-seed").value == 9

@@ -17,8 +17,13 @@ from trackkit.app.explore_page import TITLES, design_row
 from trackkit.app.fairness import figure_text
 from trackkit.board.track import Track
 from trackkit.design import Design
-from trackkit.explore.profile import PROFILE_RACES, profile_options, profile_track
-from trackkit.explore.sweep import read_manifest, read_sweep, run_sweep
+from trackkit.explore.profile import (
+    PROFILE_RACES,
+    ProfileSettings,
+    profile_options,
+    profile_track,
+)
+from trackkit.explore.sweep import Cluster, read_manifest, read_sweep, run_sweep
 from trackkit.games import get_ruleset
 from trackkit.games.yummell.presets import load_preset
 
@@ -29,7 +34,13 @@ TIMEOUT = 240
 def sweeps(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("sweeps")
     space = get_ruleset("yummell").track_space(3)
-    run_sweep(space, root / "3p", races=30, sample=60, seed=2, exact=False, workers=1)
+    run_sweep(
+        space,
+        root / "3p",
+        ProfileSettings(races=30, seed=2, exact=False),
+        sample=60,
+        cluster=Cluster(workers=1),
+    )
     return root
 
 
@@ -147,7 +158,7 @@ def test_a_design_the_sweep_lacks_is_profiled_like_its_tracks(sweeps, monkeypatc
     design = _chart(at)["data"][1]
     assert design["marker"]["symbol"] == "diamond" and "customdata" not in design
     options = profile_options(get_ruleset("yummell"), 3)
-    expected = profile_track(mine, options=options, races=30, seed=2, exact=False)
+    expected = profile_track(mine, ProfileSettings(races=30, seed=2, exact=False), options=options)
     assert design["x"] == [expected["rounds_mean"]] and design["y"] == [expected["balance"]]
     assert design["error_y"]["array"] == [expected["balance_high"] - expected["balance"]]
     assert any("is not in this sweep; profiled like its tracks" in c.value for c in at.caption)
@@ -166,7 +177,9 @@ def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -
     assert list(table.columns) == ["Figure", "This sweep (30 races)", "Again (150 races)"]
     options = profile_options(get_ruleset("yummell"), 3)
     track = get_ruleset("yummell").track_space(3).track(rank)
-    expected = profile_track(track, options=options, races=150, seed=2, exact=False)
+    expected = profile_track(
+        track, ProfileSettings(races=150, seed=2, exact=False), options=options
+    )
     balance = table[table["Figure"] == TITLES["balance"]].iloc[0]
     assert balance["Again (150 races)"] == figure_text(expected.values, "balance")
     assert "(" in balance["This sweep (30 races)"]  # the sweep's, with its interval
@@ -190,3 +203,26 @@ def test_a_design_matches_its_row_by_placements_and_tile_set(sweeps) -> None:
     elsewhere = Track("x", track.placements, tileset=Path("/some/other/tiles"))
     assert design_row(frame, plan, elsewhere) is None
     assert design_row(frame, plan, load_preset("king-of-toads")) is None
+
+
+def test_the_small_sweep_goes_to_the_users_cache_not_the_project(tmp_path, monkeypatch) -> None:
+    from trackkit.app.explore_page import small_sweep_folder, sweeps_root, sweeps_roots
+
+    monkeypatch.delenv("TRACKKIT_APP_SWEEPS", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    root = sweeps_root()
+    assert root.is_absolute() and (tmp_path / "cache") in root.parents
+    assert small_sweep_folder(root, "session").parent == root
+    assert sweeps_roots() == (Path("sweeps"), root)  # `trackkit sweep --out sweeps/…` found too
+    monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(tmp_path / "named"))
+    assert sweeps_roots() == (tmp_path / "named",) == (sweeps_root(),)
+
+
+def test_sweeps_of_one_name_in_two_places_are_both_offered(sweeps, tmp_path) -> None:
+    from trackkit.app.explore_page import named_sweeps
+
+    (tmp_path / "3p").mkdir()
+    (tmp_path / "3p" / "sweep.json").write_text((sweeps / "3p" / "sweep.json").read_text())
+    found = named_sweeps((sweeps, tmp_path))
+    assert found == {"3p": sweeps / "3p", "3p (2)": tmp_path / "3p"}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from trackkit.board.track import Placement, Track
-from trackkit.design import encode_track
+from trackkit.design import Design, encode_track
 from trackkit.games.yummell.presets import load_preset
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -58,6 +59,8 @@ def test_undo_redo_clear() -> None:
     at = page("design_page")
     at.query_params["track"] = encode_track(load_preset("first-run"))
     at.run()
+    # the rulebook's shortest track has fewer path tiles than the building rule gives any count
+    at.checkbox(key="design-building-rule").set_value(False).run()
     button(at, "Undo").click().run()
     assert at.session_state.design.track.tiles == (1, 10, 7)
     button(at, "Redo").click().run()
@@ -84,7 +87,7 @@ def test_a_tile_that_cannot_go_next_is_explained() -> None:
     at = page("design_page")
     at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
-    at.select_slider[0].set_value(3).run()
+    at.slider(key="players").set_value(3).run()
     # under the rule for 3 players the finish cannot come yet
     at.radio(key="tile").set_value(2).run()
     assert any("cannot go next" in i.value for i in at.info)
@@ -201,7 +204,7 @@ def test_the_hint_names_the_tiles_that_fit_in_words() -> None:
     at = page("design_page")
     at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
-    at.select_slider[0].set_value(3).run()
+    at.slider(key="players").set_value(3).run()
     at.radio(key="tile").set_value(2).run()
     hint = next(i.value for i in at.info if "cannot go next" in i.value)
     assert "Tiles that fit next: 3, 4, 5, 6, 7, 8, 9 and 10." in hint
@@ -281,3 +284,93 @@ def test_the_design_page_offers_its_picture() -> None:
     at.run()
     labels = [d.proto.label for d in at.get("download_button")]
     assert {"Track picture (SVG)", "Track picture (PNG)"} <= set(labels)
+
+
+def test_the_rotation_shows_the_turn_the_chosen_tile_goes_down_at() -> None:
+    at = page("design_page")
+    at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
+    at.run()
+    at.radio(key="tile").set_value(7).run()  # after the start it fits turned 90° or 270°
+    shown = at.radio(key="rotation").value
+    assert shown in (90, 270)  # not 0°, at which it fits nowhere
+    button(at, "Place next tile").click().run()
+    assert at.session_state.design.track.placements[-1].rotation == shown
+    # a turn the user chooses stands until the design or the tile changes
+    at.radio(key="tile").set_value(4).run()
+    at.radio(key="rotation").set_value(180).run()
+    assert at.radio(key="rotation").value == 180
+
+
+# the Yummell pages as st.navigation runs them, switched by the session's "showing"
+SWITCHING = """
+import streamlit as st
+from trackkit.app import compare_page, design_page, explore_page, race_page
+pages = {"design": design_page, "race": race_page, "compare": compare_page,
+         "explore": explore_page}
+pages[st.session_state.get("showing", "design")].page()
+"""
+
+
+def test_one_player_count_holds_on_every_page_with_the_building_rule_on(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(tmp_path))
+    at = AppTest.from_string(SWITCHING, default_timeout=TIMEOUT).run()
+    assert at.checkbox(key="design-building-rule").value  # the rule on by default
+    at.slider(key="players").set_value(3).run()
+    button(at, "Place next tile").click().run()
+    assert any("under the building rule for 3 players" in i.value for i in at.info)
+    for name in ("race", "compare", "explore", "design"):
+        at.session_state["showing"] = name
+        at.run()
+        assert not at.exception
+        if name != "explore":  # Explore reads the count: its sweeps are of one count each
+            assert at.slider(key="players").value == 3
+    at.slider(key="players").set_value(4).run()
+    at.session_state["showing"] = "race"
+    at.run()
+    assert at.slider(key="players").value == 4
+
+
+def test_the_player_count_is_kept_in_the_address() -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["players"] = "3"
+    at.run()
+    assert not at.exception
+    assert at.session_state["kept:players"] == 3
+    assert at.query_params["players"] == "3"
+
+
+def test_race_and_compare_warn_of_a_track_illegal_for_the_player_count() -> None:
+    swamps = load_preset("swamps-of-the-king")  # legal under the building rule for 3 only
+    at = page("race_page")
+    at.session_state.design = Design(swamps)
+    at.run()
+    at.slider(key="players").set_value(5).run()
+    warning = " ".join(w.value for w in at.warning)
+    assert "not legal under the building rule for 5 players" in warning
+    assert "tile-count" not in warning and "path tile" in warning
+    at.slider(key="players").set_value(3).run()
+    assert not any("building rule" in w.value for w in at.warning)
+
+    at = page("compare_page").run()
+    at.multiselect(key="compare-tracks").set_value(["swamps-of-the-king", "king-of-toads"])
+    at.slider(key="players").set_value(3).run()
+    warning = " ".join(w.value for w in at.warning)
+    assert "One of these tracks is not legal under the building rule for 3 players" in warning
+    assert "In honor of the King of Toads" in warning
+    assert "In the swamps of the King" not in warning
+
+
+def test_the_table_outlines_the_tiles_a_problem_names() -> None:
+    at = page("design_page")
+    broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
+    at.query_params["track"] = encode_track(broken)
+    at.run()
+    table = json.loads(at.get("plotly_chart")[0].proto.spec)
+    outlined = [
+        s["name"] for s in table["layout"]["shapes"] if s.get("name", "").startswith("problem")
+    ]
+    assert outlined == ["problem at placement 2"]
+    assert any("outlined in red" in c.value for c in at.caption)

@@ -36,7 +36,7 @@ def race_page(track: Track | None = None) -> AppTest:
 
 def run_small_race(at: AppTest, players: int = 3, seed: int = 0) -> AppTest:
     at.run()
-    at.slider(key="race-players").set_value(players)
+    at.slider(key="players").set_value(players)
     at.number_input(key="race-races").set_value(500)
     at.number_input(key="race-seed").set_value(seed)
     at.run()
@@ -70,20 +70,20 @@ def test_settings_survive_a_visit_to_another_page() -> None:
     at = race_page().run()
     at.radio(key="race-source").set_value("Preset").run()
     at.selectbox(key="race-preset").set_value("forest-run")
-    at.slider(key="race-players").set_value(3)
+    at.slider(key="players").set_value(3)
     at.number_input(key="race-seed").set_value(42)
     at.selectbox(key="race-policy").set_value("smart")
     at.multiselect(key="race-characters").set_value(["The Troll"])
     at.run()
     at.session_state["showing"] = "tiles"
     at.run()
-    assert "race-players" not in at.session_state  # Streamlit forgot the widget...
+    assert "players" not in at.session_state  # Streamlit forgot the widget...
     at.session_state["showing"] = "race"
     at.run()
     assert not at.exception
     # ...and the page put every choice back
     assert at.selectbox(key="race-preset").value == "forest-run"
-    assert at.slider(key="race-players").value == 3
+    assert at.slider(key="players").value == 3
     assert at.number_input(key="race-seed").value == 42
     assert at.selectbox(key="race-policy").value == "smart"
     assert at.multiselect(key="race-characters").value == ["The Troll"]
@@ -93,7 +93,7 @@ def test_fewer_players_keep_the_first_characters_chosen() -> None:
     at = race_page().run()
     at.multiselect(key="race-characters").set_value(["The Troll", "Character 4", "Character 5"])
     at.run()
-    at.slider(key="race-players").set_value(2).run()
+    at.slider(key="players").set_value(2).run()
     assert not at.exception
     assert at.multiselect(key="race-characters").value == ["The Troll", "Character 4"]
 
@@ -259,3 +259,14 @@ def test_figures_over_the_app_plot_limit_are_refused_and_the_page_goes_on(
     assert any(w.startswith("The board is not drawn:") for w in refused), refused
     assert any("A sample race" in h.value for h in at.subheader)
     assert at.get("plotly_chart")  # the win-rate charts are still drawn
+
+
+def test_the_start_paths_table_counts_racers_not_races() -> None:
+    from trackkit.app.race_page import _table
+
+    # 5,000 races of 4: several racers of a race may start on one path
+    path = {"name": "A", "share": 0.34, "entries": 6_810, "win_rate": 0.3, "mean_placing": 2.4}
+    line = _table([path], "Start path", share=True)[0]
+    assert line["Racers started"] == 6_810 and "Races entered" not in line
+    character = {**path, "name": "The Troll", "entries": 2_500}
+    assert _table([character], "Character")[0]["Races entered"] == 2_500

@@ -86,7 +86,7 @@ def test_the_races_input_stops_at_what_one_run_and_its_reference_may_cost(
     # 5 players: 2,000 races of each of its tracks fit, and leave room for 2,588 here
     assert races.max == (limit - 2_000 * 5 * five) // (5 * FIRST_RUN) == 2_588
     races.set_value(2_588).run()
-    at.slider(key="race-players").set_value(8).run()
+    at.slider(key="players").set_value(8).run()
     races = at.number_input(key="race-races")
     # 8 players: fewer than 2,000, the average track raced as often as the track
     most = limit // (8 * FIRST_RUN + 8 * eight)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_the_start_page_links_both_games() -> None:
     assert not at.exception
     links = [e.proto.page for e in at.get("page_link")]
     assert links == [
-        *("design", "race", "compare", "explore"),
+        *("design", "race", "compare", "explore", "glossary"),
         *("snow-design", "snow-race", "snow-compare"),
     ]
     assert any("Snow Tails" in h.value for h in at.subheader)
@@ -86,6 +87,8 @@ def test_a_snowtails_race_shows_length_slots_tallies_and_a_sample_race() -> None
     tallies = at.dataframe[0].value
     assert "Trees hit" in set(tallies["What"])
     assert any("A sample race" in h.value for h in at.subheader)
+    replay = at.dataframe[-1].value  # spaces in words, not the engine's segment:lane:index
+    assert all(", lane " in to and ":" not in to for to in replay["To"])
 
 
 def test_a_broken_design_is_not_raced() -> None:
@@ -128,3 +131,19 @@ def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(
     assert not at.exception
     assert any(w.value.startswith("The heat map is not drawn:") for w in at.warning)
     assert any("A sample race" in h.value for h in at.subheader)
+
+
+def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space() -> None:
+    at = page("snow_design_page")
+    oval = load_preset("husky-oval")
+    twice = replace(oval, trees=(*oval.trees, oval.trees[0]))  # two trees on one space
+    at.session_state.snow_history = EditHistory.of(twice)
+    at.run()
+    assert not at.exception
+    error = next(e.value for e in at.error if "two-trees-on-a-space" in e.value)
+    last = len(twice.trees)
+    assert f"Tree {last}:" in error and "already has tree 1;" in error
+    assert "trees[" not in error
+    board = json.loads(at.get("plotly_chart")[0].proto.spec)
+    rings = [t for t in board["data"] if t.get("name") == "named by a problem"]
+    assert [list(d) for d in rings[0]["customdata"]] == [list(oval.trees[0])]

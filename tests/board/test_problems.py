@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from trackkit.board.problems import Problem
 
 
@@ -15,3 +17,15 @@ def test_a_sentence_says_where_and_ends_with_a_full_stop_without_the_code() -> N
 def test_a_whole_track_problem_starts_with_a_capital_and_keeps_its_own_stop() -> None:
     problem = Problem("dead-end", "no way remains. Undo the last tile.")
     assert problem.sentence == "No way remains. Undo the last tile."
+
+
+def test_problems_name_start_paths_by_their_letter_not_by_square_ids() -> None:
+    from trackkit.board.track import Placement, Track
+    from trackkit.games import load_tileset
+    from trackkit.validate import validate
+
+    broken = Track("b", (Placement(1, 0, 0), Placement(7, 0, -1), Placement(2, 0, -2)))
+    problems = validate(broken, load_tileset()).problems
+    cut = next(p for p in problems if p.code == "disconnected")
+    assert "from start path(s) A, B, C:" in cut.sentence
+    assert not any(re.search(r"\b\d+:[a-z]*\d+\b", p.sentence) for p in problems)

@@ -16,6 +16,7 @@ from sweep_spaces import PresetSpace
 
 from trackkit.board.track import load_track
 from trackkit.explore import sweep
+from trackkit.explore.profile import ProfileSettings
 
 pytestmark = pytest.mark.slow  # sweeps start Dask clusters: seconds a test
 
@@ -101,7 +102,13 @@ def test_refusals_are_one_line(
     dask_client: Any,
 ) -> None:
     folder = tmp_path / "s"
-    sweep.run_sweep(small_space, folder, races=20, partition_size=5, client=dask_client)
+    sweep.run_sweep(
+        small_space,
+        folder,
+        ProfileSettings(races=20),
+        partition_size=5,
+        cluster=sweep.Cluster(client=dask_client),
+    )
     code, out, err = cli(*(a.format(folder=folder) for a in argv))
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1, err

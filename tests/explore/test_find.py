@@ -19,13 +19,20 @@ from trackkit.explore.find import (
     parse_filter,
     parse_range,
 )
-from trackkit.explore.sweep import read_sweep, run_sweep
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.sweep import Cluster, read_sweep, run_sweep
 
 
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory: pytest.TempPathFactory, dask_client: Any) -> Path:
     folder = tmp_path_factory.mktemp("find") / "sweep"
-    run_sweep(PresetSpace(size=30), folder, races=20, partition_size=8, client=dask_client)
+    run_sweep(
+        PresetSpace(size=30),
+        folder,
+        ProfileSettings(races=20),
+        partition_size=8,
+        cluster=Cluster(client=dask_client),
+    )
     return folder
 
 

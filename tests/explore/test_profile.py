@@ -13,6 +13,7 @@ from trackkit.explore.profile import (
     FIGURES,
     REFERENCE_DRAW,
     REFERENCE_TRACKS,
+    ProfileSettings,
     profile_track,
     reference,
     reference_tracks,
@@ -28,7 +29,9 @@ from trackkit.sim.montecarlo import simulate
 
 @pytest.fixture(scope="module")
 def king() -> object:
-    return profile_track(load_preset("king-of-toads"), players=4, races=500, seed=3)
+    return profile_track(
+        load_preset("king-of-toads"), ProfileSettings(races=500, seed=3), players=4
+    )
 
 
 def test_every_figure_is_there_and_hangs_together(king) -> None:
@@ -69,9 +72,9 @@ def test_the_figures_come_from_the_simulation_and_the_exact_solver(king) -> None
 
 def test_same_seed_same_profile_other_seed_other_profile() -> None:
     track = load_preset("first-run")
-    a = profile_track(track, players=3, races=100, seed=5, exact=False)
-    b = profile_track(track, players=3, races=100, seed=5, exact=False)
-    c = profile_track(track, players=3, races=100, seed=6, exact=False)
+    a = profile_track(track, ProfileSettings(races=100, seed=5, exact=False), players=3)
+    b = profile_track(track, ProfileSettings(races=100, seed=5, exact=False), players=3)
+    c = profile_track(track, ProfileSettings(races=100, seed=6, exact=False), players=3)
     assert a.values == pytest.approx(b.values, nan_ok=True)
     assert a.values["rounds_mean"] != c.values["rounds_mean"]
     assert math.isnan(a["exact_rounds"])
@@ -127,15 +130,19 @@ def test_a_track_that_is_the_reference_moves_nothing() -> None:
 
 def test_a_precision_adds_races_until_it_is_met_or_capped() -> None:
     track = load_preset("first-run")
-    loose = profile_track(track, players=3, races=250, seed=2, exact=False, precision=0.04)
+    loose = profile_track(
+        track, ProfileSettings(races=250, seed=2, exact=False, precision=0.04), players=3
+    )
     tight = profile_track(
-        track, players=3, races=250, seed=2, exact=False, precision=0.01, max_races=2_000
+        track,
+        ProfileSettings(races=250, seed=2, exact=False, precision=0.01, max_races=2_000),
+        players=3,
     )
     assert (loose["balance_high"] - loose["balance_low"]) / 2 <= 0.04
     assert tight.races == 2_000  # capped before 0.01: it says how many it ran
     assert tight.races > loose.races
     # the races added are the races a longer profile runs: the same figures
-    again = profile_track(track, players=3, races=2_000, seed=2, exact=False)
+    again = profile_track(track, ProfileSettings(races=2_000, seed=2, exact=False), players=3)
     assert again.values == pytest.approx(tight.values, nan_ok=True)
 
 
@@ -148,9 +155,9 @@ def test_the_wilson_interval_holds_the_rate() -> None:
 def test_a_game_without_profile_figures_is_refused_by_name() -> None:
     track = load_snow_track("husky-oval")
     with pytest.raises(TrackkitError, match="Snow Tails"):
-        profile_track(track, players=3, races=20)
+        profile_track(track, ProfileSettings(races=20), players=3)
 
 
 def test_too_few_races_are_refused() -> None:
     with pytest.raises(TrackkitError, match="at least 2 races"):
-        profile_track(load_preset("first-run"), races=1)
+        profile_track(load_preset("first-run"), ProfileSettings(races=1))

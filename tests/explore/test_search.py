@@ -9,7 +9,8 @@ import pytest
 
 from trackkit.cli import main
 from trackkit.errors import TrackkitError
-from trackkit.explore.search import fitness, search
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.search import SearchSettings, fitness, search
 from trackkit.games import get_ruleset
 from trackkit.validate import validate
 
@@ -27,10 +28,10 @@ def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
 
 @pytest.mark.parametrize("method", ["map-elites", "random"])
 def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
-    choices = dict(target_length=9.0, budget=40, races=20, top=2, check_races=40, method=method)
-    a = search(space, seed=4, **choices)
-    b = search(space, seed=4, **choices)
-    c = search(space, seed=5, **choices)
+    settings = SearchSettings(9.0, budget=40, top=2, check_races=40, method=method)
+    a = search(space, settings, ProfileSettings(races=20, seed=4))
+    b = search(space, settings, ProfileSettings(races=20, seed=4))
+    c = search(space, settings, ProfileSettings(races=20, seed=5))
     assert json.dumps(a.to_json()) == json.dumps(b.to_json())  # NaN (no exact) is NaN
     assert [f.rank for f in a.best] != [f.rank for f in c.best] or a.history != c.history
     assert len(a.history) == 40 and a.evaluated <= 40  # map-elites profiles some twice
@@ -38,7 +39,9 @@ def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
 
 
 def test_the_best_tracks_are_legal_and_ranked_by_fitness(space) -> None:
-    result = search(space, target_length=9.0, budget=30, races=20, top=3, check_races=40)
+    result = search(
+        space, SearchSettings(9.0, budget=30, top=3, check_races=40), ProfileSettings(races=20)
+    )
     assert [f.fitness for f in result.best] == sorted(
         (f.fitness for f in result.best), reverse=True
     )
@@ -55,13 +58,18 @@ def test_the_best_tracks_are_legal_and_ranked_by_fitness(space) -> None:
         ({"budget": 0}, "budget is 1 to 2,676"),
         ({"budget": 3000}, "budget is 1 to 2,676"),
         ({"target_length": -1}, "positive number of rounds"),
-        ({"races": 1}, "at least 2 races"),
+        ({"check_races": 1}, "at least 2 races"),
         ({"method": "annealing"}, "map-elites or random"),
     ],
 )
 def test_impossible_searches_are_refused(space, choices, message) -> None:
     with pytest.raises(TrackkitError, match=message):
-        search(space, **({"target_length": 9.0, "budget": 10} | choices))
+        search(space, SearchSettings(**({"target_length": 9.0, "budget": 10} | choices)))
+
+
+def test_a_search_of_too_few_races_is_refused(space) -> None:
+    with pytest.raises(TrackkitError, match="at least 2 races"):
+        search(space, SearchSettings(9.0, budget=10), ProfileSettings(races=1))
 
 
 def test_the_command_prints_and_exports_what_it_found(tmp_path, capsys) -> None:

@@ -20,9 +20,10 @@ import pytest
 from sweep_spaces import BrokenSpace, PresetSpace
 
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import FIGURE_KEYS
+from trackkit.explore.profile import FIGURE_KEYS, ProfileSettings
 from trackkit.explore.sweep import (
     MANIFEST,
+    Cluster,
     partition_file,
     partitions,
     plan_sweep,
@@ -60,7 +61,7 @@ def test_partitions_cover_every_rank_once_and_are_made_lazily() -> None:
     assert [p.ranks for p in parts] == [(0, 4, 8, 12), (16, 20, 24, 28), (32, 36)]
     # a space of a billion tracks (as many races as the command line's sweep_races limit
     # allows): the first partitions come at once
-    huge = plan_sweep(PresetSpace(size=10**9), races=2, partition_size=500)
+    huge = plan_sweep(PresetSpace(size=10**9), ProfileSettings(races=2), partition_size=500)
     first = list(islice(partitions(huge), 2))
     assert [(p.start, p.stop) for p in first] == [(0, 500), (500, 1000)]
 
@@ -69,9 +70,19 @@ def test_the_same_table_whatever_the_partitioning_and_the_workers(
     tmp_path: Path, dask_client: Any
 ) -> None:
     space = PresetSpace(size=40)
-    one = run_sweep(space, tmp_path / "a", races=RACES, seed=5, partition_size=7, workers=1)
+    one = run_sweep(
+        space,
+        tmp_path / "a",
+        ProfileSettings(races=RACES, seed=5),
+        partition_size=7,
+        cluster=Cluster(workers=1),
+    )
     two = run_sweep(
-        space, tmp_path / "b", races=RACES, seed=5, partition_size=13, client=dask_client
+        space,
+        tmp_path / "b",
+        ProfileSettings(races=RACES, seed=5),
+        partition_size=13,
+        cluster=Cluster(client=dask_client),
     )
     assert (one.workers, two.workers) == (1, 2)
     assert one.status.partitions == 6 and two.status.partitions == 4
@@ -94,7 +105,12 @@ def test_a_sample_is_the_same_whatever_the_partitioning(tmp_path: Path, dask_cli
     space = PresetSpace(size=40)
     for name, size in (("a", 4), ("b", 12)):
         run_sweep(
-            space, tmp_path / name, races=RACES, sample=12, partition_size=size, client=dask_client
+            space,
+            tmp_path / name,
+            ProfileSettings(races=RACES),
+            sample=12,
+            partition_size=size,
+            cluster=Cluster(client=dask_client),
         )
     a, b = _table(tmp_path / "a"), _table(tmp_path / "b")
     assert a.equals(b)
@@ -105,13 +121,14 @@ REPEATED_SWEEPS = """
 import sys
 from distributed import Client, LocalCluster
 from sweep_spaces import PresetSpace
-from trackkit.explore.sweep import run_sweep
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.sweep import Cluster, run_sweep
 if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
         with Client(cluster) as client:
             for n in range(12):
-                run_sweep(PresetSpace(size=6), f"{sys.argv[1]}/{n}", races=4, partition_size=2,
-                          client=client)
+                run_sweep(PresetSpace(size=6), f"{sys.argv[1]}/{n}", ProfileSettings(races=4),
+                          partition_size=2, cluster=Cluster(client=client))
     print("done")
 """
 
@@ -146,7 +163,13 @@ def test_the_space_is_streamed_a_partition_at_a_time(tmp_path: Path, dask_client
     space = PresetSpace(size=30, widest=8)
     with pytest.raises(AssertionError):
         list(space.tracks(0, 9))
-    run = run_sweep(space, tmp_path / "s", races=RACES, partition_size=8, client=dask_client)
+    run = run_sweep(
+        space,
+        tmp_path / "s",
+        ProfileSettings(races=RACES),
+        partition_size=8,
+        cluster=Cluster(client=dask_client),
+    )
     assert run.status.complete and run.tracks_profiled == 30
 
 
@@ -155,17 +178,22 @@ def test_progress_counts_tracks_up_to_the_total(tmp_path: Path, dask_client: Any
     run_sweep(
         PresetSpace(size=12),
         tmp_path / "s",
-        races=RACES,
+        ProfileSettings(races=RACES),
         partition_size=5,
-        client=dask_client,
         progress=lambda done, total: seen.append((done, total)),
+        cluster=Cluster(client=dask_client),
     )
     assert seen[0] == (0, 12) and seen[-1] == (12, 12)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 def test_no_exact_leaves_the_exact_length_empty(tmp_path: Path, dask_client: Any) -> None:
-    run_sweep(PresetSpace(size=6), tmp_path / "s", races=RACES, exact=False, client=dask_client)
+    run_sweep(
+        PresetSpace(size=6),
+        tmp_path / "s",
+        ProfileSettings(races=RACES, exact=False),
+        cluster=Cluster(client=dask_client),
+    )
     table = _table(tmp_path / "s")
     assert table["exact_rounds"].null_count == 6
     assert table["rounds_mean"].null_count == 0
@@ -174,15 +202,17 @@ def test_no_exact_leaves_the_exact_length_empty(tmp_path: Path, dask_client: Any
 def test_a_different_sweep_in_the_folder_is_refused_and_left_alone(tmp_path: Path) -> None:
     space = PresetSpace(size=40)
     folder = tmp_path / "s"
-    assert prepare_folder(folder, plan_sweep(space, races=20)) is False
+    assert prepare_folder(folder, plan_sweep(space, ProfileSettings(races=20))) is False
     manifest = (folder / MANIFEST).read_text()
-    assert prepare_folder(folder, plan_sweep(space, races=20)) is True  # the same: resumed
+    assert (
+        prepare_folder(folder, plan_sweep(space, ProfileSettings(races=20))) is True
+    )  # the same: resumed
     with pytest.raises(TrackkitError, match=r"different sweep.*races 20 vs 30"):
-        prepare_folder(folder, plan_sweep(space, races=30))
+        prepare_folder(folder, plan_sweep(space, ProfileSettings(races=30)))
     with pytest.raises(TrackkitError, match=r"seed 0 vs 1.*sample None vs 5"):
-        prepare_folder(folder, plan_sweep(space, races=20, seed=1, sample=5))
+        prepare_folder(folder, plan_sweep(space, ProfileSettings(races=20, seed=1), sample=5))
     with pytest.raises(TrackkitError, match="partition_size 500 vs 7"):
-        prepare_folder(folder, plan_sweep(space, races=20, partition_size=7))
+        prepare_folder(folder, plan_sweep(space, ProfileSettings(races=20), partition_size=7))
     assert (folder / MANIFEST).read_text() == manifest
 
 
@@ -199,9 +229,9 @@ def test_a_folder_of_other_files_is_refused_untouched(tmp_path: Path) -> None:
     ("options", "message"),
     [
         ({"sample": 41}, "a sample is 1 to 40 tracks"),
-        ({"races": 1}, "a profile runs 2 to 1,000,000 races, not 1"),
-        ({"races": 1_000_001}, "a profile runs 2 to 1,000,000 races"),
-        ({"seed": 2**64}, "the seed is a whole number from 0 to 2"),
+        ({"profile": ProfileSettings(races=1)}, "a profile runs 2 to 1,000,000 races, not 1"),
+        ({"profile": ProfileSettings(races=1_000_001)}, "a profile runs 2 to 1,000,000 races"),
+        ({"profile": ProfileSettings(seed=2**64)}, "the seed is a whole number from 0 to 2"),
         ({"partition_size": 0}, "a partition holds 1 to 100,000 tracks, not 0"),
     ],
 )
@@ -213,7 +243,13 @@ def test_impossible_sweeps_are_refused(options: dict[str, Any], message: str) ->
 def test_a_track_that_cannot_be_profiled_is_named(tmp_path: Path, dask_client: Any) -> None:
     space = BrokenSpace(7, size=12)
     with pytest.raises(TrackkitError, match=r"^partition 1 \(ranks 5-9\), track rank 7: ") as info:
-        run_sweep(space, tmp_path / "s", races=RACES, partition_size=5, client=dask_client)
+        run_sweep(
+            space,
+            tmp_path / "s",
+            ProfileSettings(races=RACES),
+            partition_size=5,
+            cluster=Cluster(client=dask_client),
+        )
     assert "Traceback" not in str(info.value)
     # the partitions that did finish are kept; the broken one is not written
     assert not (tmp_path / "s" / partition_file(1)).exists()
@@ -221,7 +257,13 @@ def test_a_track_that_cannot_be_profiled_is_named(tmp_path: Path, dask_client: A
 
 def test_read_sweep_says_how_complete_a_sweep_is(tmp_path: Path, dask_client: Any) -> None:
     folder = tmp_path / "s"
-    run_sweep(PresetSpace(size=12), folder, races=RACES, partition_size=5, client=dask_client)
+    run_sweep(
+        PresetSpace(size=12),
+        folder,
+        ProfileSettings(races=RACES),
+        partition_size=5,
+        cluster=Cluster(client=dask_client),
+    )
     (folder / partition_file(1)).unlink()
     swept = read_sweep(folder, columns=["balance"])
     assert not swept.complete
@@ -237,9 +279,11 @@ def test_read_sweep_says_how_complete_a_sweep_is(tmp_path: Path, dask_client: An
 KILLED_SWEEP = """
 import sys
 from sweep_spaces import PresetSpace
-from trackkit.explore.sweep import run_sweep
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.sweep import Cluster, run_sweep
 
-run_sweep(PresetSpace(size=60, delay=0.1), sys.argv[1], races=20, workers=2, partition_size=5)
+run_sweep(PresetSpace(size=60, delay=0.1), sys.argv[1], ProfileSettings(races=20),
+          partition_size=5, cluster=Cluster(workers=2))
 """
 
 
@@ -267,13 +311,25 @@ def test_a_killed_sweep_resumes_with_every_track_exactly_once(
     before = sweep_status(folder)
     assert 1 <= before.partitions_done < before.partitions
     (folder / f".{partition_file(11)}.12345.tmp").write_bytes(b"half a file")
-    run = run_sweep(PresetSpace(size=60), folder, races=20, partition_size=5, client=dask_client)
+    run = run_sweep(
+        PresetSpace(size=60),
+        folder,
+        ProfileSettings(races=20),
+        partition_size=5,
+        cluster=Cluster(client=dask_client),
+    )
     assert run.resumed and run.tracks_profiled == 60 - before.tracks_done
     resumed = _table(folder)
     assert sorted(resumed["rank"].to_pylist()) == list(range(60))
     assert not list(folder.glob(".*.tmp"))
     whole = tmp_path / "whole"
-    run_sweep(PresetSpace(size=60), whole, races=20, partition_size=5, client=dask_client)
+    run_sweep(
+        PresetSpace(size=60),
+        whole,
+        ProfileSettings(races=20),
+        partition_size=5,
+        cluster=Cluster(client=dask_client),
+    )
     assert resumed.equals(_table(whole))
 
 
@@ -353,7 +409,14 @@ def test_an_external_cluster_gives_the_same_table(
     assert code == 0 and "24 tracks in" in out and "on 2 workers" in out
     local = tmp_path / "local"
     space = space_of("yummell", 4)
-    run_sweep(space, local, races=RACES, sample=24, partition_size=9, client=dask_client)
+    run_sweep(
+        space,
+        local,
+        ProfileSettings(races=RACES),
+        sample=24,
+        partition_size=9,
+        cluster=Cluster(client=dask_client),
+    )
     table = _table(remote)
     assert table.num_rows == 24 and table["rank"].to_pylist() == sorted(
         space.sample_ranks(24, 0, distinct=True)
@@ -371,11 +434,15 @@ def test_an_unreachable_scheduler_is_one_clear_error(
 ) -> None:
     import socket
 
-    from trackkit.explore import sweep
+    from trackkit.explore import sweep_dask
 
-    monkeypatch.setattr(sweep, "CONNECT_SECONDS", 2)
+    monkeypatch.setattr(sweep_dask, "CONNECT_SECONDS", 2)
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with pytest.raises(TrackkitError, match="cannot reach the Dask scheduler at tcp://127"):
-        run_sweep(PresetSpace(size=6), tmp_path / "s", scheduler=f"tcp://127.0.0.1:{port}")
+        run_sweep(
+            PresetSpace(size=6),
+            tmp_path / "s",
+            cluster=Cluster(scheduler=f"tcp://127.0.0.1:{port}"),
+        )

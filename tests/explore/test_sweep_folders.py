@@ -33,8 +33,10 @@ from trackkit.board.track import load_track
 from trackkit.cli import main
 from trackkit.errors import TrackkitError
 from trackkit.explore.find import TrackQuery, export_tracks, find_tracks
+from trackkit.explore.profile import ProfileSettings
 from trackkit.explore.sweep import (
     MANIFEST,
+    Cluster,
     SweepFolderError,
     partition_file,
     plan_sweep,
@@ -56,10 +58,9 @@ def base(tmp_path_factory: pytest.TempPathFactory, dask_client: Any) -> Path:
     run_sweep(
         PresetSpace(size=TRACKS),
         folder,
-        races=6,
-        exact=False,
+        ProfileSettings(races=6, exact=False),
         partition_size=PARTITION,
-        client=dask_client,
+        cluster=Cluster(client=dask_client),
     )
     return folder
 
@@ -555,22 +556,27 @@ def test_the_documented_sweeps_fit_the_command_lines_limit() -> None:
     plan_sweep(PresetSpace(size=26_640))  # the full 4-player sweep, at the default races
     plan_sweep(PresetSpace(size=210_240))  # the full 5-player sweep
     plan_sweep(PresetSpace(size=9_400_320))  # the full 8-player sweep
-    plan_sweep(PresetSpace(size=9_400_320), races=10_000, sample=100_000)
+    plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=10_000), sample=100_000)
     with pytest.raises(
         CostLimitError,
         match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 3,000 races "
         r"each\) would need 28,201,050,000 races in all",
     ):
-        plan_sweep(PresetSpace(size=9_400_320), races=3_000)
+        plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=3_000))
 
 
 def test_the_app_allows_its_small_sweep_and_refuses_a_large_one(app_limits: None) -> None:
     from trackkit.app.explore_page import SMALL_SWEEP
 
     space = PresetSpace(size=26_640)
-    plan_sweep(space, races=SMALL_SWEEP["races"], sample=SMALL_SWEEP["sample"])
+    plan_sweep(space, ProfileSettings(races=SMALL_SWEEP["races"]), sample=SMALL_SWEEP["sample"])
     with pytest.raises(CostLimitError, match="the limit is 200,000: sweep a sample"):
-        plan_sweep(space, races=200)
+        plan_sweep(space, ProfileSettings(races=200))
     with pytest.raises(CostLimitError, match="limit is 200,000"):
-        run_sweep(space, Path(tempfile.gettempdir()) / "never-made", races=200, workers=1)
+        run_sweep(
+            space,
+            Path(tempfile.gettempdir()) / "never-made",
+            ProfileSettings(races=200),
+            cluster=Cluster(workers=1),
+        )
     assert not (Path(tempfile.gettempdir()) / "never-made").exists()

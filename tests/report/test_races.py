@@ -7,11 +7,18 @@ import re
 import pytest
 
 from trackkit.games.yummell.exact import ExactResult
+from trackkit.games.yummell.face.bench import (
+    BenchResult,
+    ExactTiming,
+    ScalingResult,
+    WorkloadResult,
+    bench_text,
+)
+from trackkit.games.yummell.face.races import exact_text, race_text
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import record_race
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.bench import BenchResult, ExactTiming, ScalingResult, WorkloadResult
-from trackkit.report.races import bench_text, exact_text, percent, race_text, simulate_text
+from trackkit.report.races import percent, simulate_text
 from trackkit.sim.montecarlo import SimulationResult, simulate
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from trackkit.report.bench import SweepBench, time_sweep
-from trackkit.report.sweep import sweep_bench_text
+from trackkit.games.yummell.face.bench import SweepBench, sweep_bench_text, time_sweep
 
 
 def _bench() -> SweepBench:

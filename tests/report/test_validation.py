@@ -6,14 +6,14 @@ from pathlib import Path
 
 from trackkit.board.track import Placement, Track, load_track
 from trackkit.games.yummell.building import DesignSpace, NextPlacement, next_placements
-from trackkit.games.yummell.presets import load_preset
-from trackkit.report.validation import (
+from trackkit.games.yummell.face.building import (
     next_summary,
     next_text,
     space_summary,
     space_text,
-    validate_text,
 )
+from trackkit.games.yummell.presets import load_preset
+from trackkit.report.validation import validate_text
 from trackkit.validate import validate
 
 PARTIAL = Path(__file__).resolve().parents[1] / "golden" / "partial.toml"

@@ -83,19 +83,18 @@ def small_sweep(folder: Path, players: int, sample: int, races: int, progress: P
     """Profile a uniform sample of ``sample`` Yummell tracks of ``players`` into ``folder``
     with ``races`` races each (and each character's exact solo rounds), on one Dask worker
     thread of this process."""
-    from trackkit.explore.sweep import dask_client, run_sweep
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, dask_client, run_sweep
     from trackkit.games import get_ruleset
 
     with dask_client(1, processes=False) as client:
         run_sweep(
             get_ruleset("yummell").track_space(players),
             folder,
-            races=races,
+            ProfileSettings(races=races, seed=0, characters=True),
             sample=sample,
-            seed=0,
-            characters=True,
             partition_size=max(1, sample // 10),
-            client=client,
+            cluster=Cluster(client=client),
             progress=progress,
         )
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from trackkit.app.common import design, read_upload, tiles
+from trackkit.app.common import PLAYERS_KEY, design, read_upload, tiles
+from trackkit.app.fairness import plain
 from trackkit.board.track import Track
 from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
@@ -24,17 +25,61 @@ UPLOAD = "Upload a track file"
 start_warmup()
 
 
-def players_slider(column: Any, key: str, default: int = 5) -> int:
-    """How many players race: a slider over the game's race bounds, kept across pages."""
+PLAYERS_HELP = (
+    "How many race. One count for the Design, Race, Compare and Explore pages: set here, "
+    "it holds on the others. The building rule for it decides which tracks are legal."
+)
+
+
+def players_slider(column: Any, default: int = 5) -> int:
+    """How many players race: a slider over the game's race bounds, one count shared by
+    the Yummell pages (a count chosen on one page holds on the others)."""
     return int(
         kept(
             column.slider,
             "Players",
-            key,
+            PLAYERS_KEY,
             default,
             min_value=PLAYERS.race_min,
             max_value=PLAYERS.race_max,
+            help=PLAYERS_HELP,
         )
+    )
+
+
+def building_rule_applies(players: int) -> bool:
+    """Whether the rulebook's track-building rule has a count for ``players``."""
+    return PLAYERS.build_min <= players <= PLAYERS.build_max
+
+
+def building_rule_problems(track: Track, players: int) -> tuple[Any, ...]:
+    """What ``track`` breaks under the building rule for ``players`` (nothing when the rule
+    has no count for them)."""
+    if not building_rule_applies(players):
+        return ()
+    return validate(track, tiles(track.tileset), players).problems
+
+
+def warn_if_illegal(tracks: list[Track], players: int) -> None:
+    """A warning naming the ``tracks`` that the building rule for ``players`` forbids, and
+    the first rule each breaks: they are raced all the same."""
+    broken = {t.name: building_rule_problems(t, players) for t in tracks}
+    lines = [
+        f"- **{plain(name)}**: {problems[0].sentence}"
+        for name, problems in broken.items()
+        if problems
+    ]
+    if not lines:
+        return
+    if len(tracks) == 1:
+        which = "This track is"
+    else:
+        which = "One of these tracks is" if len(lines) == 1 else f"{len(lines)} of these tracks are"
+    st.warning(
+        f"{which} not legal under the building rule for {players} players (the rulebook's "
+        "rule that sets the track's path tiles by the count of players); raced all the "
+        "same:\n\n" + "\n".join(lines),
+        icon=":material/rule:",
     )
 
 

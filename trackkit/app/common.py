@@ -28,12 +28,14 @@ from trackkit.design import (
 )
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
+from trackkit.games.yummell import PLAYERS
 
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
 UPLOAD_LABEL = f"Track file (.toml, up to {MAX_UPLOAD_MB} MB)"
 UPLOAD_HELP = "A trackkit track file: see the README, 'Track files'. Ten tiles take about 1 KB."
 TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
+PLAYERS_KEY = "players"  # the one player count of Design, Race, Compare and Explore
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,7 @@ def design() -> Design:
     opening = "design" not in st.session_state
     if opening:
         st.session_state.design = Design.empty()
+        _players_from_address()
     current: Design = st.session_state.design
     shared = st.query_params.get("track")
     # A page switch drops the address's parameters (sync_address puts them back); only a
@@ -73,6 +76,20 @@ def design() -> Design:
         if st.session_state.design is current:
             sync_address()  # an unusable link leaves the design and shows the design's own
     return st.session_state.design
+
+
+def players() -> int | None:
+    """The player count chosen on a page of this session (or in the link it opened)."""
+    count = st.session_state.get(PLAYERS_KEY, st.session_state.get(f"kept:{PLAYERS_KEY}"))
+    return None if count is None else int(count)
+
+
+def _players_from_address() -> None:
+    """A link's ``?players=`` becomes the session's player count (ignored unless a count
+    the game races)."""
+    text = st.query_params.get(PLAYERS_KEY, "")
+    if text.isdigit() and PLAYERS.race_min <= int(text) <= PLAYERS.race_max:
+        st.session_state[f"kept:{PLAYERS_KEY}"] = int(text)
 
 
 def _history_navigation() -> bool:
@@ -127,14 +144,17 @@ def show_link_error() -> None:
 
 
 def sync_address() -> None:
-    """Keep ``?track=`` in the address bar on every page, so a reload or a copied address
-    reopens the design."""
+    """Keep ``?track=`` (and ``?players=``, once a count is chosen) in the address bar on
+    every page, so a reload or a copied address reopens the design for that count."""
     encoded = _address(st.session_state.get("design", Design.empty()))
     if encoded is None:
         if "track" in st.query_params:
             del st.query_params["track"]
     elif st.query_params.get("track") != encoded:
         st.query_params["track"] = encoded
+    count = players()
+    if count is not None and st.query_params.get(PLAYERS_KEY) != str(count):
+        st.query_params[PLAYERS_KEY] = str(count)
 
 
 def set_design(new: Design) -> None:

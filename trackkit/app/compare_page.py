@@ -10,15 +10,22 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from trackkit.app.choices import current_design, kept, players_slider, wait_for_engine
+from trackkit.app.choices import (
+    current_design,
+    kept,
+    players_slider,
+    wait_for_engine,
+    warn_if_illegal,
+)
 from trackkit.app.fairness import interval_bars
+from trackkit.app.glossary import column_help
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_options
+from trackkit.games.yummell.face.compare import Solved, TrackFigures
+from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
-from trackkit.report.compare import Solved, TrackFigures
-from trackkit.report.compare_cache import SolvedKey, compare_tracks_kept
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8
@@ -74,7 +81,7 @@ def page() -> None:
     if mine is None:
         st.caption(f"Your design is not among them: {why_not}.")
     left, right = st.columns(2)
-    players = players_slider(left, "compare-players")
+    players = players_slider(left)
     races = kept(
         right.number_input,
         "Races per track",
@@ -89,6 +96,7 @@ def page() -> None:
         st.info("Choose at least one track.")
         return
     tracks = {key: mine if key == YOURS else load_preset(key) for key in chosen}
+    warn_if_illegal(list(tracks.values()), players)
     key = (tuple((k, t.to_toml()) for k, t in tracks.items()), players, int(races), int(seed))
     cache = _runs()
     options = profile_options(YUMMELL, players)
@@ -144,6 +152,7 @@ def _show(rows: list[TrackFigures]) -> None:
             axis=1,
         ),
         hide_index=True,
+        column_config=column_help(table),
     )
     st.plotly_chart(compare_figure(rows, [name(r) for r in rows]), width="stretch")
     low = _balance_axis(rows)[0]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
+from trackkit.app.choices import building_rule_applies, kept, players_slider
 from trackkit.app.common import (
     MAX_UPLOAD_MB,
     UPLOAD_HELP,
@@ -19,7 +22,7 @@ from trackkit.app.common import (
 )
 from trackkit.app.picture import picture_downloads
 from trackkit.board.geometry import ROTATIONS
-from trackkit.board.tiles import TileSet
+from trackkit.board.problems import Problem
 from trackkit.board.track import Placement, Track
 from trackkit.design import (
     Design,
@@ -34,9 +37,11 @@ from trackkit.errors import TrackkitError
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.limits import CostLimitError
 from trackkit.render import track_figure
-from trackkit.render.layout import build_scene
+from trackkit.render.layout import Scene, build_scene
 from trackkit.render.thumbnail import tile_thumbnail_svg
-from trackkit.validate import validate
+from trackkit.validate import Report, validate
+
+PROBLEM_COLOUR = "#c0392b"
 
 
 def page() -> None:
@@ -79,16 +84,12 @@ def page() -> None:
         current = design()
     track = current.track
 
-    players_choice = rule.select_slider(
-        "Building rule for",
-        options=["off", 2, 3, 4, 5, 6, 7, 8],
-        value="off",
-        help="The rulebook's optional rule: how many path tiles, each leaving room for the next.",
-    )
-    players = None if players_choice == "off" else int(players_choice)
+    players = _building_rule(rule)
 
     entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
     complete = is_complete(track, tileset)
+    # nothing to check on an empty table (the building rule would call it a dead end)
+    report = validate(track, tileset, players, partial=not complete) if track.placements else None
     _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
     controls, board = st.columns([1, 3])
     chosen, rotation, fits = None, 0, ()
@@ -99,7 +100,7 @@ def page() -> None:
             st.warning(explanation[1])
         if complete:
             st.subheader("Track complete")
-            if validate(track, tileset, players).ok:
+            if report is not None and report.ok:
                 st.success(
                     "The finish tile is placed: the track is built. Race it or compare "
                     "it (pages on the left), download it below, or Undo to change it."
@@ -111,7 +112,7 @@ def page() -> None:
                 )
         else:
             st.subheader("Next tile")
-            chosen, rotation = _palette(entries)
+            chosen, rotation = _palette(entries, track)
             fits = entries[chosen].fits if chosen is not None else ()
             if track.placements and chosen is not None:
                 _hint(chosen, rotation, fits, entries)
@@ -151,6 +152,8 @@ def page() -> None:
         except CostLimitError as refusal:  # the rest of the page works without the board
             st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
             figure = None
+        if figure is not None and report is not None:
+            outline_problem_tiles(figure, build_scene(track, tileset), report.problems)
         event = None
         if figure is not None:
             event = st.plotly_chart(
@@ -179,7 +182,7 @@ def page() -> None:
             else:
                 _explain(track, check.explain())
 
-    _validation_panel(track, tileset, players)
+    _validation_panel(track, players, report, complete)
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),
@@ -196,15 +199,53 @@ def page() -> None:
         )
 
 
-def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> None:
-    finished = is_complete(track, tileset)
-    report = validate(track, tileset, players, partial=not finished)
+def _building_rule(column: Any) -> int | None:
+    """The player count the building rule checks the design for (the count shared with
+    the other pages), or None when the rule is off or has no count for them."""
+    count = players_slider(column)
+    on = kept(
+        column.checkbox,
+        "Building rule for this player count",
+        "design-building-rule",
+        True,
+        help="The rulebook's optional rule, on by default: the player count sets how many "
+        "path tiles the track has, and each tile must leave room for the next. Off: any "
+        "number of tiles, only the joints checked.",
+    )
+    if on and not building_rule_applies(count):
+        column.caption(f"The building rule has no count for {count} player(s): not checked.")
+    return count if on and building_rule_applies(count) else None
+
+
+def outline_problem_tiles(figure: Any, scene: Scene, problems: Iterable[Problem]) -> None:
+    """Outline in red, on the table, each tile a problem names (by its placement), so the
+    list below the table points at what it says."""
+    named = {p.placement for p in problems if p.placement is not None}
+    for tile in scene.tiles:
+        if tile.index in named:
+            figure.add_shape(
+                type="rect",
+                x0=tile.left + 0.12,
+                y0=tile.top + 0.12,
+                x1=tile.left + tile.size - 0.12,
+                y1=tile.top + tile.size - 0.12,
+                line={"color": PROBLEM_COLOUR, "width": 4},
+                name=f"problem at placement {tile.index + 1}",
+            )
+
+
+def _validation_panel(
+    track: Track, players: int | None, report: Report | None, finished: bool
+) -> None:
     st.subheader("Validation")
+    if report is None:
+        st.info("Place the start tile anywhere to begin.")
+        return
     rule = f" under the building rule for {players} players" if players else ""
     if report.ok:
         if finished:
             st.success(f"A complete, valid track{rule}.")
-        elif track.placements:
+        else:
             st.info(
                 f"No problem so far{rule}; "
                 + (
@@ -213,10 +254,10 @@ def _validation_panel(track: Track, tileset: TileSet, players: int | None) -> No
                     else "but it cannot be completed."
                 )
             )
-        else:
-            st.info("Place the start tile anywhere to begin.")
     else:
         st.error(f"{len(report.problems)} problem(s){rule}:")
+        if any(p.placement is not None for p in report.problems):
+            st.caption("The tiles a problem names are outlined in red on the table.")
         for problem in report.problems:
             st.markdown(f"- **{problem.code}**: {problem.sentence}")
 
@@ -287,8 +328,22 @@ def _default_to_a_tile_that_fits(track: Track, entries: dict[int, NextTile], fin
         st.session_state.tile = preferred[0]
 
 
-def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
-    """The choice of tile and rotation."""
+def _default_to_a_rotation_that_fits(
+    track: Track, chosen: int, fits: tuple[Placement, ...]
+) -> None:
+    """Each time the design or the chosen tile changes, show the rotation the tile would
+    be placed at (the first it fits at, as the faint tile shows it): the control never says
+    0° for a tile that goes down turned 90°. The user's own choice stands until then."""
+    if st.session_state.get("rotation-for") == (track, chosen):
+        return
+    st.session_state["rotation-for"] = (track, chosen)
+    turns = [p.rotation for p in fits]
+    if track.placements and turns and st.session_state.get("rotation") not in turns:
+        st.session_state.rotation = turns[0]
+
+
+def _palette(entries: dict[int, NextTile], track: Track) -> tuple[int | None, int]:
+    """The choice of tile and rotation (the rotation at which the chosen tile fits)."""
     if not entries:
         st.write("Every tile is on the table.")
         return None, 0
@@ -302,6 +357,7 @@ def _palette(entries: dict[int, NextTile]) -> tuple[int | None, int]:
     )
     if chosen is not None:
         st.caption(f"Tile {chosen}: {entries[chosen].summary()}.")
+        _default_to_a_rotation_that_fits(track, chosen, entries[chosen].fits)
     rotation = st.radio(
         "Rotation", ROTATIONS, key="rotation", horizontal=True, format_func=lambda r: f"{r}°"
     )

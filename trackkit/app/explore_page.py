@@ -4,9 +4,10 @@ with more races, and open it on the Design page. The design being edited is mark
 dot when the sweep holds it, else its own profile, raced like the sweep's tracks.
 
 Sweeps are read from the folder the person running the server names in
-``TRACKKIT_APP_SWEEPS`` (default: ``sweeps/`` in the folder the app runs from), one
-sub-folder per sweep as ``trackkit sweep --out`` writes it. Without one, the page offers
-to run a small sweep there.
+``TRACKKIT_APP_SWEEPS``, one sub-folder per sweep as ``trackkit sweep --out`` writes it;
+without it, from ``sweeps/`` in the folder the app runs from and from ``trackkit/sweeps``
+in the user's cache folder (``~/.cache`` on Linux). Without a sweep, the page offers to
+run a small one in the named folder, else in the cache: never inside the project.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import hashlib
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +67,30 @@ AGAIN_WANTED = "explore-again-wanted"  # the rank whose "profile again" was pres
 DESIGN_SKIPPED = "explore-design-skipped"  # a design profile cancelled or failed: not again
 
 
+def cache_folder() -> Path:
+    """trackkit's folder in the user's cache (platformdirs' when it is installed, else
+    ``$XDG_CACHE_HOME/trackkit`` or ``~/.cache/trackkit``)."""
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(base) / "trackkit"
+    return Path(user_cache_dir("trackkit", appauthor=False))
+
+
 def sweeps_root() -> Path:
-    """Where the app looks for sweeps (and runs a small one)."""
-    return Path(os.environ.get(SWEEPS_VARIABLE) or "sweeps")
+    """Where the app runs a small sweep: the folder the server's operator names, else the
+    user's cache (a sweep written into the project would show as a change to commit)."""
+    named = os.environ.get(SWEEPS_VARIABLE)
+    return Path(named) if named else cache_folder() / "sweeps"
+
+
+def sweeps_roots() -> tuple[Path, ...]:
+    """Where the app looks for sweeps: the operator's folder alone when named, else
+    ``sweeps/`` where the app runs (``trackkit sweep --out sweeps/…``) and the cache's."""
+    if os.environ.get(SWEEPS_VARIABLE):
+        return (sweeps_root(),)
+    return (Path("sweeps"), sweeps_root())
 
 
 def sweeps(root: Path) -> list[Path]:
@@ -76,6 +98,17 @@ def sweeps(root: Path) -> list[Path]:
     if not root.is_dir():
         return []
     return sorted(p.parent for p in root.glob("*/sweep.json"))
+
+
+def named_sweeps(roots: tuple[Path, ...]) -> dict[str, Path]:
+    """The sweeps under ``roots`` by the name the page shows: the folder's, or for a
+    second folder of that name, the name with the number of its root after it."""
+    found: dict[str, Path] = {}
+    for number, root in enumerate(roots, 1):
+        for folder in sweeps(root):
+            name = folder.name if folder.name not in found else f"{folder.name} ({number})"
+            found[name] = folder
+    return found
 
 
 @st.cache_data(max_entries=4, show_spinner="Reading the sweep…")
@@ -94,18 +127,19 @@ def page() -> None:
         "between characters compared with an average track, 30 tracks raced alike). "
         "Click a dot to see the track."
     )
-    root = sweeps_root()
-    found = sweeps(root)
+    found = named_sweeps(sweeps_roots())
     if not found:
         st.info(
             "No sweep here yet (the person running the server may set "
             f"{SWEEPS_VARIABLE} to look elsewhere)."
         )
-        _offer_small_sweep(root)
+        _offer_small_sweep(sweeps_root())
         return
-    names = [p.name for p in found]
-    name = kept(st.selectbox, "Sweep", "explore-sweep", names[0], options=names)
-    folder = root / (name if name in names else names[0])
+    names = list(found)
+    count = common.players()
+    first = next((n for n in names if _sweep_players(found[n]) == count), names[0])
+    name = kept(st.selectbox, "Sweep", "explore-sweep", first, options=names)
+    folder = found[name if name in found else names[0]]
     try:
         plan = read_manifest(folder)
         if plan is None:
@@ -119,6 +153,14 @@ def page() -> None:
         f"{plan.players} players, {len(frame):,} tracks profiled with {plan.races:,} races "
         f"each (seed {plan.seed})" + ("" if done == planned else f"; {done} of {planned} parts")
     )
+    if count is not None and plan.players != count:
+        st.warning(
+            f"This sweep holds {plan.players}-player tracks, legal under the building rule "
+            f"for {plan.players} players; your player count (Design, Race, Compare) is "
+            f"{count}. Choose a sweep for {count} players, or run one with "
+            f"`trackkit sweep --players {count}`.",
+            icon=":material/group:",
+        )
     if frame.empty:
         st.info("The sweep has no finished tracks yet.")
         return
@@ -150,6 +192,14 @@ def page() -> None:
     rank = st.session_state.get("explore-rank")
     if rank is not None and rank in set(frame["rank"]):
         _show_track(frame[frame["rank"] == rank].iloc[0].to_dict(), plan)
+
+
+def _sweep_players(folder: Path) -> int | None:
+    try:
+        plan = read_manifest(folder)
+    except TrackkitError:  # the page says what is wrong once the sweep is chosen
+        return None
+    return None if plan is None else plan.players
 
 
 def said(error: TrackkitError) -> str:
@@ -267,7 +317,11 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
             "Again: with the sweep's seed (its first races are the sweep's own) and the "
             "average track raced as often."
         )
-    st.dataframe(figures_table(columns, keys, TITLES), hide_index=True)
+    # every figure at once, across the page: the default height shows ten rows and hid
+    # the rest behind a scroll bar of the table's own
+    st.dataframe(
+        figures_table(columns, keys, TITLES), hide_index=True, width="stretch", height="content"
+    )
 
 
 def _finite(value: Any) -> bool:
@@ -324,17 +378,13 @@ def profile_like_sweep(
     track's first races."""
     options = profile_options(get_ruleset(plan.game), plan.players)
     result = simulate(track, options, races=races, seed=plan.seed, progress=progress)
-    return profile_track(
-        track,
-        options=options,
+    settings = replace(
+        plan.profile,
         races=races,
         max_races=max(races, plan.max_races) if precision else races,
-        seed=plan.seed,
-        exact=plan.exact,
-        characters=plan.characters,
         precision=precision,
-        simulated=result,
     )
+    return profile_track(track, settings, options=options, simulated=result)
 
 
 def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> None:

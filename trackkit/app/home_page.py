@@ -8,6 +8,7 @@ from trackkit.app import (
     compare_page,
     design_page,
     explore_page,
+    glossary,
     race_page,
     snow_compare_page,
     snow_design_page,
@@ -55,7 +56,13 @@ def app_sections() -> dict[str, list[st.Page]]:
     """The navigation: the opening page, then each game's pages under its name (the
     sidebar is the game selector)."""
     start, *yummell = app_pages()
-    return {"": [start], "Yummell": yummell, SNOW_TAILS: snow_pages()}
+    return {"": [start, glossary_page()], "Yummell": yummell, SNOW_TAILS: snow_pages()}
+
+
+def glossary_page() -> st.Page:
+    return st.Page(
+        glossary.page, title="Glossary", icon=":material/menu_book:", url_path="glossary"
+    )
 
 
 def app_pages() -> list[st.Page]:
@@ -114,6 +121,9 @@ def page() -> None:
     )
     st.page_link(links["Explore"], label="Explore legal tracks", icon=":material/scatter_plot:")
     st.info(RECONSTRUCTED, icon=":material/info:")
+    with st.expander("Glossary: round, MP, seat, start path, balance… in plain words"):
+        glossary.show_glossary()
+        st.page_link(glossary_page(), label="The glossary on a page of its own")
     st.divider()
     st.subheader(f"And a second game: {SNOW_TAILS}")
     st.write(

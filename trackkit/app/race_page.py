@@ -9,7 +9,13 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import choose_track, kept, players_slider, wait_for_engine
+from trackkit.app.choices import (
+    choose_track,
+    kept,
+    players_slider,
+    wait_for_engine,
+    warn_if_illegal,
+)
 from trackkit.app.fairness import (
     characters_table,
     percent,
@@ -18,10 +24,12 @@ from trackkit.app.fairness import (
     start_paths_table,
     win_rates_figure,
 )
+from trackkit.app.glossary import column_help
 from trackkit.app.picture import picture_downloads
 from trackkit.app.runs import (
     MIN_RACES,
     REFERENCE_RACES,
+    RacesAsked,
     cached_run,
     keep_within,
     profile_races_allowed,
@@ -30,8 +38,9 @@ from trackkit.app.runs import (
 )
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import TrackProfile, profile_track
+from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.yummell.content import load_content
+from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
@@ -39,7 +48,6 @@ from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
 from trackkit.report.export import download_name, races_csv
-from trackkit.report.replay import positions_by_round, readable, square_name
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
@@ -68,14 +76,16 @@ def page() -> None:
         picture_downloads(track, key="race")
     content = load_content()
     left, right = st.columns(2)
-    players = players_slider(left, "race-players")
+    players = players_slider(left)
     policy = kept(
         left.selectbox,
         "Policy",
         "race-policy",
         YUMMELL.policies[0],
         options=list(YUMMELL.policies),
-        help="greedy: SPEC §4's reference player; smart: a good player",
+        help="greedy: the reference player, fixed so results compare: the cheapest start path, "
+        "its highest card as far as it goes, no rests, no events; smart: plays as a good "
+        "player would",
     )
     deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
     encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
@@ -133,6 +143,7 @@ def page() -> None:
     )
     if track is None:
         return
+    warn_if_illegal([track], players)
     try:
         options = RaceOptions(
             players=players,
@@ -168,19 +179,8 @@ def page() -> None:
     def profiled(result: SimulationResult) -> Profiled:
         return races_profile(track, result, reference)
 
-    run = cached_run(
-        cache,
-        key,
-        KEEP_RUNS,
-        track,
-        options,
-        int(races),
-        int(seed),
-        record_race,
-        start,
-        then=profiled,
-        reference=reference,
-    )
+    asked = RacesAsked(track, options, int(races), int(seed), record_race)
+    run = cached_run(cache, KEEP_RUNS, key, asked, start, then=profiled, reference=reference)
     if run is not None:
         _show(track, *run)
 
@@ -192,10 +192,8 @@ def races_profile(track: Track, result: SimulationResult, reference: int) -> Pro
     try:
         return profile_track(
             track,
+            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
             options=result.options,
-            races=result.races,
-            max_races=result.races,
-            seed=result.seed,
             simulated=result,
             reference_races=reference,
         )
@@ -212,12 +210,17 @@ def _placing(value: float | None) -> str:
 
 
 def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> list[dict[str, Any]]:
+    """Win rates by ``first`` (a character, an advantage: once a race at most, so its
+    entries are races; with ``share``, a start path: several racers of a race may start on
+    one, so its entries are racers, and its win rate is theirs)."""
     table = []
     for r in rows:
         line: dict[str, Any] = {first: r["name"]}
         if share:
             line["Started"] = percent(r["share"])
-        line["Races entered"] = r["entries"]
+            line["Racers started"] = r["entries"]
+        else:
+            line["Races entered"] = r["entries"]
         line["Win rate"] = percent(r["win_rate"])
         interval = rate_interval(r)
         line["95% interval"] = "–" if interval is None else " – ".join(map(percent, interval))
@@ -255,10 +258,8 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: P
         win_rates_figure(order, "Win rate by place in the last round's turn order", players),
         width="stretch",
     )
-    by_advantage.dataframe(
-        _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage"),
-        hide_index=True,
-    )
+    advantages = _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage")
+    by_advantage.dataframe(advantages, hide_index=True, column_config=column_help(advantages))
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
     try:
@@ -323,20 +324,24 @@ def _fairness(result: SimulationResult, profile: TrackProfile | None) -> None:
     )
     right.plotly_chart(win_rates_figure(paths, "Win rate by start path", players), width="stretch")
     st.caption(
-        "Bars: the share of the races entered that each won, with its 95% interval (a tie "
-        "for first counts as a win for each in it). Diamonds: the same character on an "
-        "average track. The dashed line is what each would win in a perfectly fair race."
+        "Bars: the share of the races entered that each character won, and of the racers "
+        "started on each path that won, with its 95% interval (a tie for first counts as a "
+        "win for each in it). Diamonds: the same character on an average track. The dashed "
+        "line is what each would win in a perfectly fair race."
     )
     if profile is None:
-        st.dataframe(_table(characters, "Character"), hide_index=True)
-        st.dataframe(_table(result.by_group("route"), "Start path", share=True), hide_index=True)
+        for table in (
+            _table(characters, "Character"),
+            _table(result.by_group("route"), "Start path", share=True),
+        ):
+            st.dataframe(table, hide_index=True, column_config=column_help(table))
         return
     placing = {r["name"]: _placing(r["mean_placing"]) for r in characters}
-    st.dataframe(
+    for table in (
         [{**row, "Mean placing": placing[row["Character"]]} for row in characters_table(profile)],
-        hide_index=True,
-    )
-    st.dataframe(start_paths_table(profile), hide_index=True)
+        start_paths_table(profile),
+    ):
+        st.dataframe(table, hide_index=True, column_config=column_help(table))
     if profile.details.get("path_rounds"):
         st.caption(
             "Exact solo rounds: the expected rounds of one racer alone on the track (the "

@@ -295,30 +295,38 @@ def keep_within(most: int, *keys: str) -> None:
             st.session_state[name] = most
 
 
+@dataclass(frozen=True)
+class RacesAsked:
+    """The races a page asks for: ``races`` races of ``track`` with ``options`` from
+    ``seed``, race 0 recorded by ``record(track, options, seed=seed)``."""
+
+    track: Any
+    options: Any
+    races: int
+    seed: int
+    record: Callable[..., Any]
+
+
 def cached_run(
     cache: dict[Any, tuple[Any, Any, Any]],
-    key: Any,
     keep: int,
-    track: Any,
-    options: Any,
-    races: int,
-    seed: int,
-    record: Callable[..., Any],
+    key: Any,
+    asked: RacesAsked,
     start: bool,
     *,
     then: Callable[[Any], Any] | None = None,
     reference: int = 0,
 ) -> tuple[Any, Any, Any] | None:
     """The run kept under ``key``, or the one going or started now (``start``: the page's
-    button was pressed): ``races`` races, race 0 recorded by
-    ``record(track, options, seed=seed)`` and ``then(result)`` (more work on the races'
-    result, e.g. the Race page's profile; None without), kept in ``cache`` as
-    ``(result, record, then's answer)`` (the oldest of ``keep`` runs goes first). When
-    ``then`` races ``reference`` races on each reference track, they count with the run's against
-    the limit. None, with the reason shown, when there is none yet or the races cannot
-    run."""
+    button was pressed): the races ``asked`` for, race 0 recorded, and ``then(result)``
+    (more work on the races' result, e.g. the Race page's profile; None without), kept in
+    ``cache`` as ``(result, record, then's answer)`` (the oldest of ``keep`` runs goes
+    first). When ``then`` races ``reference`` races on each reference track, they count
+    with the run's against the limit. None, with the reason shown, when there is none yet
+    or the races cannot run."""
     if key in cache:
         return cache[key]
+    track, options, races, seed = asked.track, asked.options, asked.races, asked.seed
     if start:
         try:  # refused before a run starts: it would not take a slot, even for a moment
             per_race = _race_cost(track.to_toml(), options.players, track, options)
@@ -331,7 +339,7 @@ def cached_run(
 
     def work(progress: Progress) -> None:
         result = simulate(track, options, races=races, seed=seed, progress=progress)
-        recorded = record(track, options, seed=seed)
+        recorded = asked.record(track, options, seed=seed)
         after = then(result) if then is not None else None
         progress(races, races)  # cancelled while the rest was done: keep nothing
         with _CACHE_LOCK:

@@ -3,16 +3,21 @@ and redo) and the choice of the track to race or compare."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app import common
+from trackkit.app.fairness import plain
 from trackkit.design import uploaded_text
 from trackkit.games.base import parse_game_track_toml
 from trackkit.games.snowtails.editing import EditHistory
+from trackkit.games.snowtails.issues import Issue
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.track import SnowTrack
+from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track
 
 CURRENT = "Current design"
@@ -29,6 +34,76 @@ RECONSTRUCTED = (
 )
 
 
+# a track file's list item, as the validator names a field: ``trees[3]``, ``buildings[1].lanes``
+_LIST_ITEM = re.compile(r"^(trees|markers|buildings|segments)\[(\d+)\]\.?(.*)$")
+_ONE = {"trees": "tree", "markers": "marker", "buildings": "building", "segments": "segment"}
+PROBLEM_COLOUR = "#c0392b"
+
+
+def field_words(field: str, track: SnowTrack) -> str:
+    """A field of the track file as a player names the thing: ``trees[3]`` is "tree 4",
+    ``buildings[1].lanes`` "the Chapel, lanes" (the second building listed)."""
+    found = _LIST_ITEM.match(field)
+    if found is None:
+        return field.replace("_", " ")
+    kind, index, rest = found.group(1), int(found.group(2)), found.group(3)
+    if kind == "buildings" and index < len(track.buildings):
+        thing = f"the {track.buildings[index].name}"
+    else:
+        thing = f"{_ONE[kind]} {index + 1}"
+    return f"{thing}, {rest.replace('_', ' ')}" if rest else thing
+
+
+def issue_text(issue: Issue, track: SnowTrack) -> str:
+    """An issue as the pages show it (Markdown): its code, the thing it concerns in words,
+    and its message."""
+    where = field_words(issue.field, track) if issue.field else ""
+    where = where[:1].upper() + where[1:]
+    return f"**{issue.code}**: " + (f"{plain(where)}: " if where else "") + plain(issue.message)
+
+
+def issue_spaces(issues: Iterable[Issue], track: SnowTrack) -> set[Address]:
+    """The spaces the ``issues`` name: each one's own, and a building's footprint."""
+    spaces: set[Address] = set()
+    for issue in issues:
+        if issue.where is not None:
+            spaces.add(issue.where)
+        found = _LIST_ITEM.match(issue.field or "")
+        if found and found.group(1) == "buildings" and int(found.group(2)) < len(track.buildings):
+            spaces.update(track.buildings[int(found.group(2))].footprint())
+    return spaces
+
+
+def mark_spaces(figure: go.Figure, spaces: set[Address]) -> None:
+    """Ring in red, on a board drawn by :func:`~trackkit.render.lanes.lane_figure`, the
+    ``spaces`` a problem names; a ring carries its space's address, so a click on it
+    still picks the space."""
+    if not spaces or not figure.data:
+        return
+    points = figure.data[0]  # the board's invisible point on every space
+    rings = [
+        (x, y, data)
+        for x, y, data in zip(points.x, points.y, points.customdata, strict=True)
+        if Address(str(data[0]), int(data[1]), int(data[2])) in spaces
+    ]
+    if not rings:
+        return
+    xs, ys, data = zip(*rings, strict=True)
+    figure.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            customdata=data,
+            mode="markers",
+            name="named by a problem",
+            marker={"symbol": "circle-open", "size": 22, "color": PROBLEM_COLOUR},
+            marker_line_width=3,
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+
+
 def history() -> EditHistory:
     """The Snow Tails design of this session, with its undo history (the first demo board
     to begin with)."""
@@ -39,7 +114,10 @@ def history() -> EditHistory:
 
 
 def set_history(new: EditHistory) -> None:
+    """``new`` becomes the design; a refusal shown for the design before goes."""
     st.session_state.snow_history = new
+    st.session_state.pop("snow_refusal", None)
+    st.session_state.pop("snow_refusal_spaces", None)
     # a new chart key: a click kept in the old chart's selection must not act again
     st.session_state.snow_board_version = st.session_state.get("snow_board_version", 0) + 1
 
@@ -66,8 +144,8 @@ def choose_track(key: str) -> SnowTrack | None:
         errors = validate_track(track).errors
         if errors:
             st.warning(
-                f"The current design ({track.name}) breaks a rule: "
-                + " ".join(str(e) for e in errors)
+                f"The current design ({plain(track.name)}) breaks a rule:\n\n"
+                + "\n".join(f"- {issue_text(e, track)}" for e in errors)
             )
             return None
         st.caption(f"The design from the Snow Tails Design page: {track.name}.")
@@ -83,6 +161,8 @@ def choose_track(key: str) -> SnowTrack | None:
         return None
     errors = validate_track(track).errors
     if errors:
-        st.error("This track breaks a rule: " + " ".join(str(e) for e in errors))
+        st.error(
+            "This track breaks a rule:\n\n" + "\n".join(f"- {issue_text(e, track)}" for e in errors)
+        )
         return None
     return track

@@ -13,10 +13,14 @@ from trackkit.app.snow_common import (
     GAME_TITLE,
     RECONSTRUCTED,
     history,
+    issue_spaces,
+    issue_text,
+    mark_spaces,
     read_upload,
     set_history,
 )
-from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, try_edit
+from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, edited, try_edit
+from trackkit.games.snowtails.issues import Validation
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track
@@ -56,13 +60,20 @@ def page() -> None:
         key="snow-tool",
         help=TOOL_HELP,
     )
-    clicked = _clicked_space(_board(track))
+    try:
+        checked: Validation | CostLimitError = validate_track(track)
+    except CostLimitError as refusal:  # over the server's board limit: said below
+        checked = refusal
+    named = set(st.session_state.get("snow_refusal_spaces", ()))
+    if isinstance(checked, Validation):
+        named |= issue_spaces(checked.issues, track)
+    clicked = _clicked_space(_board(track, named))
     with st.expander("Or name the space"):
         clicked = _typed_space(track) or clicked
     if clicked is not None:
         _apply(current, tool, clicked)
     _undo_redo(history())
-    _validation(history().track)
+    _validation(track, checked)
     _downloads(history().track)
 
 
@@ -82,14 +93,16 @@ def _start_from(current: EditHistory) -> None:
             st.toast("Opened; Undo brings your design back.")
 
 
-def _board(track: SnowTrack) -> Any:
-    """The board to click, and the selection event of its chart; a board too big to draw is
-    refused in one line, and the spaces can still be named below."""
+def _board(track: SnowTrack, named: set[Address]) -> Any:
+    """The board to click, the spaces a problem names (``named``) ringed in red, and the
+    selection event of its chart; a board too big to draw is refused in one line, and the
+    spaces can still be named below."""
     try:
         figure = lane_figure(track)
     except CostLimitError as refusal:
         st.warning(f"The board is not drawn: {refusal}. Name the spaces below, or Undo.")
         return None
+    mark_spaces(figure, named)
     event = st.plotly_chart(
         figure,
         on_select="rerun",
@@ -97,7 +110,10 @@ def _board(track: SnowTrack) -> Any:
         width="stretch",
         key=f"snow-board-{st.session_state.get('snow_board_version', 0)}",
     )
-    st.caption("Click a space to use the chosen tool there; hover to read its address.")
+    st.caption(
+        "Click a space to use the chosen tool there; hover to read its address."
+        + (" Red rings: the spaces a problem below names." if named else "")
+    )
     return event
 
 
@@ -122,11 +138,15 @@ def _apply(current: EditHistory, tool: Tool, address: Address) -> None:
     outcome = try_edit(current.track, tool, address)
     if outcome.refused:
         where = current.track.describe(address)
-        st.session_state.snow_refusal = f"{TOOL_LABELS[tool]} at {where} refused: " + " ".join(
-            str(issue) for issue in outcome.refused
+        refused = edited(current.track, tool, address)  # the track the issues speak of
+        st.session_state.snow_refusal = f"{TOOL_LABELS[tool]} at {where} refused:\n\n" + (
+            "\n".join(f"- {issue_text(i, refused)}" for i in outcome.refused)
         )
+        spaces = issue_spaces(outcome.refused, refused) | {address}
+        st.session_state.snow_refusal_spaces = spaces
+        st.session_state.snow_board_version = st.session_state.get("snow_board_version", 0) + 1
+        st.rerun()  # the board again, the refused space ringed
     else:
-        st.session_state.pop("snow_refusal", None)
         set_history(current.then(outcome.track))
         st.rerun()
 
@@ -143,23 +163,21 @@ def _undo_redo(current: EditHistory) -> None:
         st.rerun()
 
 
-def _validation(track: SnowTrack) -> None:
+def _validation(track: SnowTrack, result: Validation | CostLimitError) -> None:
     trees, buildings = len(track.trees), ", ".join(b.name for b in track.buildings) or "none"
     st.subheader("Validation")
     st.write(
         f"**{track.name}**: {trees} trees, {len(track.markers)} markers; buildings: {buildings}."
     )
-    try:
-        result = validate_track(track)
-    except CostLimitError as refusal:  # over the server's board limit: say so, keep the design
-        st.error(f"Not checked: {refusal}. Undo, or open a smaller board.")
+    if isinstance(result, CostLimitError):  # over the server's board limit: keep the design
+        st.error(f"Not checked: {result}. Undo, or open a smaller board.")
         return
     if result.ok:
         st.success("The track obeys every track rule of the rulebook.")
     for issue in result.errors:
-        st.error(str(issue))
+        st.error(issue_text(issue, track))
     for issue in result.warnings:
-        st.info(f"Guideline: {issue}")
+        st.info(f"Guideline: {issue_text(issue, track)}")
 
 
 def _downloads(track: SnowTrack) -> None:

@@ -10,11 +10,18 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.fairness import win_rates_figure
-from trackkit.app.runs import MIN_RACES, cached_run, keep_within, races_allowed, races_help
+from trackkit.app.runs import (
+    MIN_RACES,
+    RacesAsked,
+    cached_run,
+    keep_within,
+    races_allowed,
+    races_help,
+)
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
-from trackkit.games.snowtails.ruleset import PLAYERS, space_name
+from trackkit.games.snowtails.ruleset import PLAYERS
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.limits import CostLimitError
 from trackkit.render.lanes import lane_figure
@@ -43,7 +50,9 @@ def page() -> None:
         "Policy",
         [*POLICIES, MIXED],
         key="snow-race-policy",
-        help="greedy: the highest race position now (SNOWTAILS.md §6); smart: a good musher",
+        help="greedy: the reference musher, fixed so results compare: the move that ends "
+        "furthest ahead, each collision card or hit counted against it; smart: plays as a "
+        "good musher would",
     )
     starting = left.selectbox(
         "Starting dogs",
@@ -74,9 +83,8 @@ def page() -> None:
     key = (track.to_toml(), players, names, int(starting), bonus, int(races), int(seed))
     cache = _results()
     start = st.button("Run races", type="primary", key="snow-run")
-    run = cached_run(
-        cache, key, KEEP_RUNS, track, options, int(races), int(seed), record_race, start
-    )
+    asked = RacesAsked(track, options, int(races), int(seed), record_race)
+    run = cached_run(cache, KEEP_RUNS, key, asked, start)
     if run is not None:
         _show(track, *run[:2])
 
@@ -132,7 +140,7 @@ def _show(track: SnowTrack, result: SimulationResult, record: RaceRecord) -> Non
         st.plotly_chart(_heat(track, result, kind), width="stretch")
     except CostLimitError as error:  # a board too big to plot in the app: say so, go on
         st.warning(f"The heat map is not drawn: {error}")
-    _replay(record)
+    _replay(track, record)
     st.download_button(
         "Download results (JSON)",
         lambda: json.dumps(result.to_json(), indent=2),
@@ -154,7 +162,7 @@ def _heat(track: SnowTrack, result: SimulationResult, kind: str) -> go.Figure:
     return lane_figure(track, values, title=f"{track.name}: collisions per race", unit="per race")
 
 
-def _replay(record: RaceRecord) -> None:
+def _replay(track: SnowTrack, record: RaceRecord) -> None:
     st.subheader(f"A sample race: {record.rounds} rounds")
     rows = [
         {
@@ -163,8 +171,8 @@ def _replay(record: RaceRecord) -> None:
             "Play": f"{turn.play} {turn.value}",
             "Drift schedule": turn.schedule,
             "Bonus": turn.bonus,
-            "From": "start" if turn.start is None else space_name(turn.start),
-            "To": space_name(turn.end),
+            "From": "the start" if turn.start is None else track.describe(turn.start),
+            "To": track.describe(turn.end),
             "Stopped by": "" if turn.stop == "none" else turn.stop,
             "Die left": turn.die,
             "Collision cards": turn.cards,

@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 
 from trackkit.board.geometry import ROTATIONS, neighbour, side_towards
-from trackkit.board.graph import TrackGraph, compose
+from trackkit.board.graph import TrackGraph, compose, start_path_label
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import Tile, TileRole, TileSet
 from trackkit.board.track import Track
@@ -218,11 +218,12 @@ def _connectivity_problems(track: Track, composed: TrackGraph, *, partial: bool)
         if cut_off:
             reach = set().union(*(nx.descendants(graph, s) | {s} for s in cut_off))
             furthest = max(graph.nodes[n]["placement"] for n in reach)
+            paths = ", ".join(start_path_label(composed.start_squares.index(s)) for s in cut_off)
             problems.append(
                 Problem(
                     "disconnected",
-                    f"the finish cannot be reached from start path(s) "
-                    f"{', '.join(cut_off)}: the path breaks after placement {furthest + 1} "
+                    f"the finish cannot be reached from start path(s) {paths}: the path "
+                    f"breaks after placement {furthest + 1} "
                     f"(tile {track.placements[furthest].tile}); fix the joint there",
                     placement=furthest,
                     tile=track.placements[furthest].tile,

@@ -27,14 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, Valid
 from trackkit.board.track import MAX_COORDINATE, MAX_PLACEMENTS, Placement, Track, save_track
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURES
-from trackkit.explore.sweep import (
-    REDO,
-    SweepFolderError,
-    SweepPlan,
-    SweepStatus,
-    checked_parts,
-    sweep_status,
-)
+from trackkit.explore.sweep_folder import SweepStatus, checked_parts, sweep_status
+from trackkit.explore.sweep_plan import REDO, SweepFolderError, SweepPlan
 
 # a word a designer sorts by, and the figure it means
 SORT_ALIASES: dict[str, str] = {
@@ -53,7 +47,7 @@ MAX_PLACEMENTS_TEXT = 20_000  # a row's placements as JSON: ten tiles take some 
 
 
 class _RowPlacement(BaseModel):
-    """One placement of a sweep's row, as :func:`~trackkit.explore.sweep.rows_table`
+    """One placement of a sweep's row, as :func:`~trackkit.explore.sweep_worker.rows_table`
     writes it (the track file's fields)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)

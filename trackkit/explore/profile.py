@@ -41,7 +41,8 @@ interval's half-width is at most ``precision`` or ``max_races`` are run; the pro
 how many races it used.
 
 >>> from trackkit.games.yummell.presets import load_preset
->>> profile = profile_track(load_preset("first-run"), players=3, races=500, seed=1)
+>>> settings = ProfileSettings(races=500, seed=1)
+>>> profile = profile_track(load_preset("first-run"), settings, players=3)
 >>> 0 <= profile["balance_low"] <= profile["balance"] <= profile["balance_high"] <= 1
 True
 """
@@ -62,6 +63,7 @@ Kind = Literal["sampled", "exact", "track"]
 
 PROFILE_RACES = 2_000  # races of a profile, a sweep's and a search's, unless told
 MAX_PROFILE_RACES = 1_000_000
+PRECISION_RACES = 100_000  # the most races of one profile with a precision, unless told
 BOOTSTRAP_DRAWS = 200  # each end of a 95% interval to about 5% of its width (one standard error)
 INTERVAL = "95%: normal approximation for means, parametric bootstrap for the rest"
 
@@ -174,6 +176,33 @@ class TrackProfile:
         }
 
 
+@dataclass(frozen=True)
+class ProfileSettings:
+    """How a track is profiled, the same for one track, a sweep and a search.
+
+    ``races`` races from ``seed`` (race ``r`` of a seed is dealt, shuffled and ordered
+    alike on every track: common random numbers); the exact solver's figures (``exact``)
+    and each character's exact solo rounds (``characters``, with ``exact``; None: yes for
+    one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
+    races are added until the balance interval's half-width is at most this, up to
+    ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
+    sweep, whose bound on races counts it for every track).
+
+    >>> ProfileSettings(races=500, seed=1).races
+    500
+    """
+
+    races: int = PROFILE_RACES
+    seed: int = 0
+    exact: bool = True
+    characters: bool | None = None
+    precision: float | None = None
+    max_races: int | None = None
+
+
+DEFAULT_PROFILE = ProfileSettings()
+
+
 def profile_options(ruleset: Any, players: int) -> Any:
     """The options a profile races with unless told: the game's own for profiles (Yummell:
     start paths dealt, so every path is raced), else its defaults."""
@@ -182,30 +211,30 @@ def profile_options(ruleset: Any, players: int) -> Any:
 
 def profile_track(
     track: Any,
+    settings: ProfileSettings = DEFAULT_PROFILE,
     *,
     players: int = 4,
-    races: int = PROFILE_RACES,
-    seed: int = 0,
-    exact: bool = True,
-    characters: bool = True,
     options: Any = None,
-    precision: float | None = None,
-    max_races: int = 100_000,
     simulated: SimulationResult | None = None,
     reference_races: int | None = None,
 ) -> TrackProfile:
-    """Profile ``track``: ``races`` races of ``players`` (:func:`profile_options`, or
-    ``options``) beside the same races on an average track (:func:`reference`), the exact solo
-    figures of the reference racer on each start path (``exact``) and of each character
-    (``characters``, with ``exact``).
+    """Profile ``track`` as ``settings`` say (:class:`ProfileSettings`): its races of
+    ``players`` (:func:`profile_options`, or ``options``) beside the same races on an
+    average track (:func:`reference`), the exact solo figures of the reference racer on
+    each start path and of each character.
 
-    ``precision``: add races until the balance interval's half-width is at most this, or
-    ``max_races`` are run. ``simulated`` is a simulation already run with these options
-    and seed, to profile without racing again. ``reference_races``: the races of each
-    preset in the reference (default: as many as the track's; fewer costs less and adds
-    the reference's noise to the intervals, which include it).
+    ``simulated`` is a simulation already run with these options and the settings' seed,
+    to profile without racing again. ``reference_races``: the races of each preset in the
+    reference (default: as many as the track's; fewer costs less and adds the reference's
+    noise to the intervals, which include it).
     """
     from trackkit.games import get_ruleset  # the registry, not a game
+
+    races, seed, precision = settings.races, settings.seed, settings.precision
+    max_races = settings.max_races
+    if max_races is None:
+        max_races = max(races, PRECISION_RACES)
+    characters = settings.characters is not False
 
     ruleset = get_ruleset(track.game)
     if ruleset.track_figures is None:
@@ -238,7 +267,7 @@ def profile_track(
     values: dict[str, float] = {"exact_rounds": math.nan, "path_spread": math.nan}
     values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
-    if exact and ruleset.exact_solo is not None:
+    if settings.exact and ruleset.exact_solo is not None:
         values.update(exact_figures(ruleset, track, result.board, characters, details))
     values.update(length_figures(result, seed))
     values.update(fairness.values)

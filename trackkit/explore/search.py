@@ -20,13 +20,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import PROFILE_RACES, profile_track
+from trackkit.explore.profile import (
+    DEFAULT_PROFILE,
+    PRECISION_RACES,
+    PROFILE_RACES,
+    ProfileSettings,
+    profile_track,
+)
 from trackkit.explore.seeds import draw_seed
 
 Method = Literal["map-elites", "random"]
@@ -48,6 +54,22 @@ def fitness(values: dict[str, float], target: float, tolerance: float) -> float:
     of ``target``: within the tolerance, the most balanced track is the best."""
     miss = max(0.0, abs(values["rounds_mean"] - target) - tolerance)
     return values["balance"] - PENALTY * miss
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What a search looks for and how: tracks whose mean length is within ``tolerance``
+    rounds of ``target_length``, the most balanced first; ``budget`` profiles spent by
+    ``method`` (MAP-Elites in batches of ``batch`` candidates, or uniform draws), and the
+    ``top`` tracks found profiled again with ``check_races`` races."""
+
+    target_length: float
+    tolerance: float = 0.5
+    budget: int = 500
+    method: Method = "map-elites"
+    top: int = 5
+    check_races: int = 5 * PROFILE_RACES
+    batch: int = 10
 
 
 @dataclass(frozen=True)
@@ -111,80 +133,87 @@ class SearchResult:
 
 def search(
     space: Any,
+    settings: SearchSettings,
+    profile: ProfileSettings = DEFAULT_PROFILE,
     *,
-    target_length: float,
-    budget: int = 500,
-    seed: int = 0,
-    races: int = PROFILE_RACES,
-    tolerance: float = 0.5,
-    method: Method = "map-elites",
-    top: int = 5,
-    check_races: int = 5 * PROFILE_RACES,
-    batch: int = 10,
     progress: Progress | None = None,
-    precision: float | None = None,
-    max_races: int = 100_000,
 ) -> SearchResult:
-    """Spend ``budget`` profiles of ``races`` races on ``space`` (a track space:
-    ``len``, ``track(rank)``, ``sample_ranks``) looking for tracks whose mean length is
-    within ``tolerance`` rounds of ``target_length`` with the best balance; profile the
-    ``top`` found again with ``check_races`` races. With ``precision``, each profile races
-    on until its balance is that precise, or ``max_races``."""
-    players = space.players
+    """Spend ``settings.budget`` profiles on ``space`` (a track space: ``len``,
+    ``track(rank)``, ``sample_ranks``) looking for tracks whose mean length is within the
+    tolerance of the target length with the best balance (:class:`SearchSettings`); profile
+    the top ones found again with ``check_races`` races. Every candidate is profiled with
+    ``profile``'s races, seed and precision, without the exact figures (the search ranks
+    sampled ones). ``progress(done, budget)`` counts profiles."""
+    players, budget, races = space.players, settings.budget, profile.races
+    target_length, tolerance = settings.target_length, settings.tolerance
     if not 1 <= budget <= len(space):
         raise TrackkitError(f"the budget is 1 to {len(space):,} profiles (the space), not {budget}")
     if target_length <= 0 or tolerance < 0:
         raise TrackkitError(
             "the target length is a positive number of rounds, the tolerance 0 or more"
         )
-    if races < 2 or check_races < 2:
+    if races < 2 or settings.check_races < 2:
         raise TrackkitError("a profile needs at least 2 races")
-    profiles = _Profiles(space, races, seed, target_length, tolerance, budget, progress)
-    profiles.precision, profiles.max_races = precision, max(races, max_races)
-    if method == "random":
-        for rank in space.sample_ranks(budget, seed, distinct=True):
+    most = profile.max_races if profile.max_races is not None else PRECISION_RACES
+    candidates = replace(profile, exact=False, max_races=max(races, most))
+    profiles = _Profiles(space, settings, candidates, progress)
+    if settings.method == "random":
+        for rank in space.sample_ranks(budget, profile.seed, distinct=True):
             profiles.profile(rank)
         cells = len({_cell(profiles.values(r), target_length) for r in profiles.counts})
-    elif method == "map-elites":
-        cells = _map_elites(space, profiles, seed, batch)
+    elif settings.method == "map-elites":
+        cells = _map_elites(space, profiles, profile.seed, settings.batch)
     else:
-        raise TrackkitError(f"the search method is map-elites or random, not {method!r}")
-    best = []
-    for rank in profiles.ranked()[:top]:
-        track = space.track(rank)
-        check_seed = draw_seed(seed, CHECK_DRAW)
-        checked = profile_track(track, players=players, races=check_races, seed=check_seed)
-        values = profiles.values(rank)
-        best.append(
-            Found(
-                rank=rank,
-                name=track.name,
-                values=values,
-                fitness=fitness(values, target_length, tolerance),
-                profiles=profiles.counts[rank],
-                checked=checked.values,
-                checked_fitness=fitness(checked.values, target_length, tolerance),
-            )
-        )
+        raise TrackkitError(f"the search method is map-elites or random, not {settings.method!r}")
+    best = tuple(_checked(space, profiles, rank) for rank in profiles.ranked()[: settings.top])
     return SearchResult(
-        method=method,
+        method=settings.method,
         players=players,
         target_length=target_length,
         tolerance=tolerance,
         budget=budget,
-        seed=seed,
+        seed=profile.seed,
         races=races,
-        best=tuple(best),
+        best=best,
         evaluated=len(profiles.counts),
         cells=cells,
         history=tuple(profiles.history),
-        check_races=check_races,
+        check_races=settings.check_races,
     )
 
 
-def random_search(space: Any, **choices: Any) -> SearchResult:
+def _checked(space: Any, profiles: _Profiles, rank: int) -> Found:
+    """A track the search found, profiled again with the check's races and another seed
+    (with the exact figures), because with few races the best of many looks better than
+    it is."""
+    settings = profiles.settings
+    track = space.track(rank)
+    check = ProfileSettings(
+        races=settings.check_races, seed=draw_seed(profiles.profile_settings.seed, CHECK_DRAW)
+    )
+    checked = profile_track(track, check, players=space.players)
+    values = profiles.values(rank)
+    target, tolerance = settings.target_length, settings.tolerance
+    return Found(
+        rank=rank,
+        name=track.name,
+        values=values,
+        fitness=fitness(values, target, tolerance),
+        profiles=profiles.counts[rank],
+        checked=checked.values,
+        checked_fitness=fitness(checked.values, target, tolerance),
+    )
+
+
+def random_search(
+    space: Any,
+    settings: SearchSettings,
+    profile: ProfileSettings = DEFAULT_PROFILE,
+    *,
+    progress: Progress | None = None,
+) -> SearchResult:
     """The baseline: the same budget spent on uniform draws of distinct tracks."""
-    return search(space, method="random", **choices)
+    return search(space, replace(settings, method="random"), profile, progress=progress)
 
 
 def _length_range(target: float) -> tuple[float, float]:
@@ -210,21 +239,16 @@ class _Profiles:
     def __init__(
         self,
         space: Any,
-        races: int,
-        seed: int,
-        target: float,
-        tolerance: float,
-        budget: int,
+        settings: SearchSettings,
+        profile_settings: ProfileSettings,
         progress: Progress | None,
     ) -> None:
-        self.space, self.races, self.seed = space, races, seed
-        self.target, self.tolerance, self.budget = target, tolerance, budget
-        self.progress = progress
+        self.space, self.settings, self.profile_settings = space, settings, profile_settings
+        self.target, self.tolerance = settings.target_length, settings.tolerance
+        self.budget, self.progress = settings.budget, progress
         self.sums: dict[int, dict[str, float]] = {}
         self.counts: dict[int, int] = {}
         self.history: list[float] = []
-        self.precision: float | None = None
-        self.max_races = races
 
     @property
     def spent(self) -> int:
@@ -233,16 +257,8 @@ class _Profiles:
     def profile(self, rank: int) -> None:
         draw = self.counts.get(rank, 0)
         track = self.space.track(rank)
-        seed = draw_seed(self.seed, draw)
-        figures = profile_track(
-            track,
-            players=self.space.players,
-            races=self.races,
-            seed=seed,
-            exact=False,
-            precision=self.precision,
-            max_races=self.max_races,
-        ).values
+        settings = replace(self.profile_settings, seed=draw_seed(self.profile_settings.seed, draw))
+        figures = profile_track(track, settings, players=self.space.players).values
         if draw == 0:
             self.sums[rank] = dict(figures)
         else:

@@ -21,10 +21,11 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   characters…), bundled or a user's own, read with located errors;
 - ``options(...)``: the race options the game takes, an object with ``players`` and
   ``ruleset`` and a ``summary()`` for reports;
-- ``prepare(track, options)``: the engine's view of a track it has checked and composed
-  once (with ``nodes``, the name of each node index, and ``composed``); every race goes
-  through :func:`race_ready`, which checks the track first and refuses one that breaks a
-  rule, in every game and for every command;
+- ``prepare(track, options, composed=...)``: the engine's view of a track (with ``nodes``,
+  the name of each node index, and ``composed``), from the composition its check made
+  (``composed``: :attr:`TrackCheck.composed`; None: composed anew); every race goes
+  through :func:`ready`, which checks the track first, refuses one that breaks a rule, in
+  every game and for every command, and prepares it once (a :class:`Ready` track);
 - ``groups(prepared, options)``: the columns a batch reports win rates and placings for;
   ``tallies``: what a batch counts per race (collisions, tree hits…); ``node_counts``:
   what it counts per space or square (turns ended there, collisions…), under the JSON key
@@ -226,7 +227,7 @@ class Ruleset(Protocol):
 
     def options(self, **choices: Any) -> Any: ...
 
-    def prepare(self, track: Any, options: Any) -> Any: ...
+    def prepare(self, track: Any, options: Any, *, composed: Any = None) -> Any: ...
 
     def groups(self, prepared: Any, options: Any) -> tuple[Group, ...]: ...
 
@@ -275,17 +276,56 @@ class TileRuleset(Ruleset, Protocol):
     ) -> bool: ...
 
 
-def race_ready(track: Any, options: Options) -> Any:
-    """``track`` prepared for the engine of ``options``' game, once it has passed every
-    rule of that game (counted against the options' content): the one check before any
-    race, whichever the command (a simulation, a recorded race, a comparison, a profile,
-    a tournament) or the front end.
+@dataclass(frozen=True)
+class Ready:
+    """A track checked by its game's rules and prepared for its engine, once: what passes
+    from validation to simulation, replay and exact solving (the Game of OpenSpiel's
+    Game/State split; each race's state is the engine's own).
+
+    ``check`` is what the rules found (no problems: a track with one is never ready),
+    ``prepared`` the engine's view, ``content`` what the check counted against.
+    """
+
+    track: Any
+    check: TrackCheck
+    prepared: Any
+    content: Any = None
+
+    @property
+    def name(self) -> str:
+        return str(self.track.name)
+
+    @property
+    def game(self) -> str:
+        return str(self.track.game)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two contents are the same (content holding arrays compares by identity)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def ready(track: Any, options: Options) -> Ready:
+    """``track`` checked by every rule of ``options``' game (counted against the options'
+    content) and prepared for its engine, composed once: the one check before any race,
+    whichever the command (a simulation, a recorded race, a comparison, a profile, a
+    tournament) or the front end. A :class:`Ready` track is taken as it is (checked again
+    only for other content).
 
     A track that breaks a rule is refused with a :class:`TrackkitError` naming its first
     problem: raced anyway, it gives figures that mean nothing (a Snow Tails track whose
     finish no sled can reach ran every race to the round limit and was reported, and
     ranked, as the longest).
     """
+    if isinstance(track, Ready):
+        if _same(track.content, options.content):
+            return track
+        track = track.track
     ruleset = options.ruleset
     check = ruleset.check_track(track, content=options.content)
     problems = check.problems
@@ -294,7 +334,14 @@ def race_ready(track: Any, options: Options) -> Any:
             f"track {shown(track.name)!r} cannot be raced: {len(problems)} problem(s), "
             f"first: {str(problems[0]).rstrip('.')}. Run `trackkit validate` for all of them."
         )
-    return ruleset.prepare(track, options)
+    prepared = ruleset.prepare(track, options, composed=check.composed)
+    return Ready(track, check, prepared, options.content)
+
+
+def race_ready(track: Any, options: Options) -> Any:
+    """The engine's view of ``track`` (a track or a :class:`Ready` one), after
+    :func:`ready`'s check."""
+    return ready(track, options).prepared
 
 
 _LOADED: dict[str, Ruleset] = {}
@@ -413,6 +460,23 @@ def find_preset(slug: str) -> tuple[Ruleset, str] | None:
         if slug in ruleset.presets():
             return ruleset, slug
     return None
+
+
+def load_preset(slug: str) -> Any:
+    """The preset called ``slug``, of whichever game has it; a :class:`TrackkitError`
+    listing every game's presets for any other name.
+
+    >>> load_preset("chicane").game, load_preset("first-run").game
+    ('snowtails', 'yummell')
+    """
+    found = find_preset(slug)
+    if found is None:
+        known = "; ".join(
+            f"{get_ruleset(name).title}: {', '.join(get_ruleset(name).presets())}" for name in KNOWN
+        )
+        raise TrackkitError(f"there is no preset called {shown(slug)!r}; presets: {known}")
+    ruleset, name = found
+    return ruleset.load_preset(name)
 
 
 def all_rulesets() -> Sequence[Ruleset]:

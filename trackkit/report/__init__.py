@@ -1,9 +1,12 @@
-"""Reports: what each command prints, as data (its ``--json``) and as text.
+"""Reports shared by every game: what the generic commands print, as data (their
+``--json``) and as text. Each game tells its own tracks and races in its face
+(:mod:`trackkit.games.face`).
 
-- :mod:`~trackkit.report.tracks`: the presets, a tile set, one track square by square;
-- :mod:`~trackkit.report.validation`: validation, next placements, the design space;
-- :mod:`~trackkit.report.races`: a simulation, one race, the exact solo length, the benchmark;
-- :mod:`~trackkit.report.compare`: tracks side by side (and :mod:`.compare_cache` for the app);
-- :mod:`~trackkit.report.export` and :mod:`~trackkit.report.replay`: race files, replays;
-- :mod:`~trackkit.report.sweep`: a sweep's run, the tracks a query found, the sweep benchmark.
+- :mod:`~trackkit.report.validation`: a validation's problems;
+- :mod:`~trackkit.report.races`: a simulation, the speed benchmark;
+- :mod:`~trackkit.report.profile` and :mod:`~trackkit.report.verdict`: a track's profile
+  and its verdict in words;
+- :mod:`~trackkit.report.export` and :mod:`~trackkit.report.generate`: race and track files;
+- :mod:`~trackkit.report.sweep` and :mod:`~trackkit.report.search`: a sweep's run, the
+  tracks a query or a search found.
 """

@@ -28,7 +28,13 @@ import numpy as np
 import pandas as pd
 
 from trackkit.errors import TrackkitError, shown
-from trackkit.explore.profile import FIGURES, PROFILE_RACES, profile_options, profile_track
+from trackkit.explore.profile import (
+    FIGURES,
+    PROFILE_RACES,
+    ProfileSettings,
+    profile_options,
+    profile_track,
+)
 from trackkit.explore.seeds import draw_seed
 
 RELIABILITY_PLAYERS = 4
@@ -88,7 +94,8 @@ def bench_reliability(
         raise TrackkitError(f"the benchmark profiles 3 to {len(space):,} tracks, not {tracks}")
     drawn = [space.track(rank) for rank in space.sample_ranks(tracks, seed, distinct=True)]
     options = profile_options(ruleset, players)
-    profile_track(drawn[0], players=players, races=races, options=options, characters=False)
+    warm = ProfileSettings(races=races, characters=False)
+    profile_track(drawn[0], warm, players=players, options=options)
 
     def run(common: bool) -> tuple[list[list[dict[str, float]]], float]:
         runs, start = [], time.process_time()
@@ -96,14 +103,9 @@ def bench_reliability(
             rows = []
             for k, track in enumerate(drawn):
                 track_seed = run_seed if common else draw_seed(run_seed, k + 1)
-                profile = profile_track(  # a sweep's settings: characters are opt-in
-                    track,
-                    players=players,
-                    races=races,
-                    seed=track_seed,
-                    options=options,
-                    characters=False,
-                )
+                # a sweep's settings: characters are opt-in
+                settings = ProfileSettings(races=races, seed=track_seed, characters=False)
+                profile = profile_track(track, settings, players=players, options=options)
                 rows.append(profile.values)
             runs.append(rows)
         return runs, (time.process_time() - start) / (len(SEEDS) * len(drawn))

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from trackkit.explore.search import SearchResult, search
+from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.search import SearchResult, SearchSettings, search
 
 SEARCH_PLAYERS = 5
 SEARCH_TARGET = 14.5  # 5 players: about a third of the tracks are shorter
@@ -68,9 +69,8 @@ def bench_search(
     for seed in range(seeds):
         for method in found:
             start = time.perf_counter()
-            result = search(
-                space, target_length=target_length, budget=budget, seed=seed, method=method, top=3
-            )
+            settings = SearchSettings(target_length, budget=budget, method=method, top=3)
+            result = search(space, settings, ProfileSettings(seed=seed))
             seconds[method] += time.perf_counter() - start
             found[method].append(_best(result))
     return SearchBench(

@@ -1,7 +1,7 @@
 """Races as files a user keeps: one CSV row per race, and names that say what a file holds.
 
->>> from trackkit.games.yummell.presets import load_preset
->>> download_name(load_preset("king-of-toads"), 0, "races", "csv")
+>>> from trackkit.games import get_ruleset
+>>> download_name(get_ruleset("yummell").load_preset("king-of-toads"), 0, "races", "csv")
 'king-of-toads-seed-0-races.csv'
 """
 
@@ -10,24 +10,25 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any
 
 from trackkit.board.graph import start_path_label
-from trackkit.board.track import Track
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games import get_ruleset
 from trackkit.sim.montecarlo import SimulationResult
 
 
-def track_slug(track: Track) -> str:
-    """A file-name word for ``track``: its preset's slug, else its name in lower case with
-    dashes (``"track"`` when nothing of the name is left)."""
-    for slug in PRESET_SLUGS:
-        if load_preset(slug) == track:
+def track_slug(track: Any) -> str:
+    """A file-name word for ``track`` (of any game): its preset's slug, else its name in
+    lower case with dashes (``"track"`` when nothing of the name is left)."""
+    ruleset = get_ruleset(track.game)
+    for slug in ruleset.presets():
+        if ruleset.load_preset(slug) == track:
             return slug
     words = re.findall(r"[a-z0-9]+", track.name.lower())
     return "-".join(words)[:60].strip("-") or "track"
 
 
-def download_name(track: Track, seed: int, what: str, suffix: str) -> str:
+def download_name(track: Any, seed: int, what: str, suffix: str) -> str:
     """``<track>-seed-<seed>-<what>.<suffix>``: the track and the seed that reproduce it."""
     return f"{track_slug(track)}-seed-{seed}-{what}.{suffix}"
 

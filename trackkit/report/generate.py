@@ -1,8 +1,8 @@
 """What ``trackkit generate`` gives: tracks of a design space, by rank, as JSON Lines, as
 a short text, or as track files in a folder.
 
->>> from trackkit.games.yummell.space import TrackSpace
->>> space = TrackSpace(3)
+>>> from trackkit.games import get_ruleset
+>>> space = get_ruleset("yummell").track_space(3)
 >>> print(next(generate_lines(space, [1234])))  # doctest: +ELLIPSIS
 {"name": "3-player track #1234", "players": 3, "rank": 1234, "placements": [{"tile": 1, ...}
 >>> print("\\n".join(generate_text(space, [0, 2675], seed=0)))
@@ -22,7 +22,7 @@ from typing import Any
 from trackkit.board.datafile import describe_os_error
 from trackkit.board.track import save_track
 from trackkit.errors import ExistingFileError, OutputFileError
-from trackkit.games.yummell.space import TrackSpace
+from trackkit.explore.sweep import TrackSpace
 
 
 def generate_lines(space: TrackSpace, ranks: Sequence[int]) -> Iterator[str]:

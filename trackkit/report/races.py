@@ -1,6 +1,5 @@
-"""Races in words, as the ``simulate``, ``race``, ``exact`` and ``bench`` commands print
-them: a simulation's figures, one race turn by turn, the exact solo length and the speed
-benchmark.
+"""Races in words, as the ``simulate`` command prints them: a simulation's figures (each
+game tells its own races: its face).
 
 Each result carries its own data (its ``to_json()``, what ``--json`` prints) and the
 track's name and seed; the functions here only write the text.
@@ -8,13 +7,9 @@ track's name and seed; the functions here only write the text.
 
 from __future__ import annotations
 
-import statistics
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the results' modules load the engine; formatting needs none of it
-    from trackkit.games.yummell.exact import ExactResult
-    from trackkit.games.yummell.record import RaceRecord
-    from trackkit.report.bench import BenchResult
     from trackkit.sim.montecarlo import SimulationResult
 
 CROWDED_SQUARES = 5  # squares listed as the most crowded
@@ -70,80 +65,4 @@ def simulate_text(result: SimulationResult) -> str:
     for row in shown_rows:
         cells = [f"{row[c.report]:6.2f}" if c.per_race else f"{row[c.report]:>7}" for c in counts]
         lines.append(f"  {row[noun]:<{width}} " + " ".join(cells))
-    return "\n".join(lines)
-
-
-def race_text(record: RaceRecord) -> str:
-    """Who raced with which advantage, every step round by round, and the placings."""
-    lines = [f"{record.track}, seed {record.seed}: {record.rounds} rounds"]
-    for who, advantage in zip(record.characters, record.advantages, strict=True):
-        lines.append(f"  {who} with {advantage}")
-    current = 0
-    for step in record.steps:
-        if step.round != current:
-            current = step.round
-            lines.append(f"Round {current}")
-        lines.append(f"  {step.text}")
-    placings = sorted(zip(record.placings, record.characters, strict=True))
-    lines.append("Placings: " + ", ".join(f"{p}. {who}" for p, who in placings))
-    return "\n".join(lines)
-
-
-def exact_text(result: ExactResult) -> str:
-    """The exact solo length with what it assumed (the racer, the start path, encounters),
-    the chance a race never ends (when there is one) and the size of the Markov chain."""
-    text = (
-        f"{result.track}: a solo race lasts {result.expected_rounds:.4f} rounds on average "
-        f"(exact; character {result.character}, advantage {result.advantage}, start path "
-        f"{result.path}, encounters {'on' if result.encounters else 'off'})\n"
-    )
-    if result.never_finishes > 0:
-        text += (
-            f"A race never ends with probability {result.never_finishes:.3g} (curses make a "
-            "square ahead dearer than any card, and greedy never rests); it counts as "
-            "the simulator's round limit + 1\n"
-        )
-    return text + (
-        f"Markov chain: {result.states:,} states, {result.curse_levels} curse level(s); "
-        f"covers {result.covers}"
-    )
-
-
-def bench_text(result: BenchResult) -> str:
-    """Each workload's races per second compiled and as plain Python with the speed-up,
-    the scaling over workers, the exact solver's time, the compile time and the time to
-    simulate the six presets."""
-    lines = [f"Compile or cache load: {result.warmup_seconds:.1f} s"]
-    if result.cold_compile_seconds is not None:
-        lines.append(f"First compile, empty cache: {result.cold_compile_seconds:.0f} s")
-    for w in result.workloads:
-        lines += [
-            f"Workload {w.name}: {w.description}",
-            f"  compiled: {w.compiled_median:,.0f} races/s (median of "
-            f"{len(w.compiled_rates)} runs of {w.compiled_races:,} races: "
-            + ", ".join(f"{r:,.0f}" for r in w.compiled_rates)
-            + ")",
-            f"  same code as plain Python: {w.interpreted_median:,.0f} races/s (median of "
-            f"{len(w.interpreted_rates)} runs of {w.interpreted_races} races)",
-            f"  speed-up: {w.speedup:,.0f}x",
-        ]
-    if result.scaling is not None:
-        scaling = result.scaling
-        rates = ", ".join(
-            f"{w} worker{'s' if w > 1 else ''} {scaling.rate(w):,.0f} races/s"
-            for w in scaling.seconds
-        )
-        lines.append(
-            f"Scaling, {scaling.races:,} races (standard): {rates}; "
-            f"{scaling.factor:.2f}x one worker"
-        )
-    if result.exact is not None:
-        timing = result.exact
-        lines.append(
-            f"Exact solver, encounters on: {statistics.median(timing.all_pairs_seconds):.2f} s "
-            f"for every character and advantage ({timing.pairs} pairs), "
-            f"{statistics.median(timing.one_pair_seconds) * 1000:.0f} ms for one pair"
-        )
-    if result.compare_seconds is not None:
-        lines.append(f"Six presets x 10,000 races: {result.compare_seconds:.1f} s")
     return "\n".join(lines)

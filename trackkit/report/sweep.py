@@ -1,6 +1,6 @@
-"""What ``trackkit sweep``, ``trackkit find`` and ``trackkit bench --sweep`` print: a
-sweep's run, the tracks a query chose as a table, and the sweep benchmark (their JSON is
-:meth:`SweepRun.to_json`, :meth:`FoundTracks.to_json` and :meth:`SweepBench.to_json`)."""
+"""What ``trackkit sweep`` and ``trackkit find`` print: a sweep's run and the tracks a
+query chose as a table (their JSON is :meth:`SweepRun.to_json` and
+:meth:`FoundTracks.to_json`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 from trackkit.errors import shown
 from trackkit.explore.find import FoundTracks
 from trackkit.explore.sweep import SweepRun, SweepStatus
-from trackkit.report.bench import SweepBench
 
 # the columns `trackkit find` shows, with their headings and formats
 SHOWN_FIGURES: tuple[tuple[str, str, str], ...] = (
@@ -93,38 +92,4 @@ def find_text(found: FoundTracks, exported: list[Path] | None = None) -> str:
         lines.append("")
         lines.append(f"Exported {len(exported)} track file{'s' if len(exported) != 1 else ''}:")
         lines += [f"  {shown(path, 4200)}" for path in exported]
-    return "\n".join(lines)
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
-def sweep_bench_text(bench: SweepBench) -> str:
-    """Tracks per second on each number of workers, the cost of a track by players, and
-    the full sweeps extrapolated from it."""
-    most = max(bench.seconds)
-    rates = ", ".join(
-        f"{w} worker{'s' if w > 1 else ''} {bench.rate(w):,.1f} tracks/s "
-        f"(+{bench.overhead_seconds[w]:.1f} s cluster start and warm-up)"
-        for w in bench.seconds
-    )
-    lines = [
-        f"Sweep of {bench.tracks:,} sampled 4-player tracks ({bench.races} races and the "
-        f"exact solver each): {rates}; {bench.factor:.2f}x one worker",
-        f"Cost of a track on one worker (measured on {most}; other player counts on "
-        f"{bench.cost_tracks:,} sampled tracks), and the full sweep extrapolated:",
-    ]
-    for players, size in bench.space_sizes.items():
-        needed = bench.workers_for(players)
-        lines.append(
-            f"  {players} players: {bench.track_seconds[players] * 1000:.1f} ms/track; "
-            f"{size:,} tracks: {_duration(bench.full_sweep_seconds(players, most))} on {most} "
-            f"worker{'s' if most > 1 else ''}, {needed:,} worker{'s' if needed > 1 else ''} "
-            "for one hour"
-        )
     return "\n".join(lines)

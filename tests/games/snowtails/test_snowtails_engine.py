@@ -17,6 +17,8 @@ from trackkit.games.base import batch_stream
 from trackkit.games.snowtails.cards import carry_over
 from trackkit.games.snowtails.engine import (
     MAX_ROUNDS,
+    new_batch_results,
+    new_tournament_results,
     placings,
     play_batch,
     play_tournament_batch,
@@ -42,7 +44,6 @@ from trackkit.games.snowtails.state import (
     STAT_SIDE,
     STAT_SLEDS,
     STAT_TREES,
-    STATS,
 )
 
 # --- turn order (rulebook B, SNOWTAILS.md §3.2) -------------------------------------------------
@@ -176,11 +177,7 @@ def test_cards_are_neither_made_nor_lost_over_many_races() -> None:
         engine.sleds,
         engine.scratch,
         batch_stream(1, 0),
-        np.zeros(n, np.int64),
-        np.zeros((n, p), np.int64),
-        np.zeros((n, p), np.int64),
-        np.zeros((n, p, STATS), np.int64),
-        np.zeros(n, np.int64),
+        new_batch_results(n, p),
     )
     s = engine.sleds
     total = s.deck_n + s.hand.sum(axis=1) + 2 + s.under.sum(axis=1) + s.boxed
@@ -219,9 +216,7 @@ def test_a_recorded_race_is_race_0_of_its_batch() -> None:
 
 def test_decided_in_the_last_round_means_the_leader_changed_in_it() -> None:
     engine = prepare(OVAL, RaceOptions(players=3))
-    n = 50
-    decided = np.zeros(n, np.int64)
-    placing = np.zeros((n, 3), np.int64)
+    out = new_batch_results(50, 3)
     play_batch(
         engine.compiled.board,
         engine.setup,
@@ -229,12 +224,9 @@ def test_decided_in_the_last_round_means_the_leader_changed_in_it() -> None:
         engine.sleds,
         engine.scratch,
         batch_stream(2, 0),
-        np.zeros(n, np.int64),
-        placing,
-        np.zeros((n, 3), np.int64),
-        np.zeros((n, 3, STATS), np.int64),
-        decided,
+        out,
     )
+    placing, decided = out.placing, out.decided
     winner = int(np.flatnonzero(placing[-1] == 1)[0])
     assert decided[-1] == (winner != engine.race.status[LEADER])
 
@@ -270,21 +262,17 @@ def test_a_tournament_carries_the_decks_over() -> None:
     stream = engines[0].race.stream
     races = [e.race._replace(stream=stream) for e in engines]
     first, n, p = engines[0], 4, 3
-    points = np.zeros((n, p), np.int64)
+    out = new_tournament_results(n, p)
     play_tournament_batch(
-        *(e.compiled.board for e in engines),
+        tuple(e.compiled.board for e in engines),
+        tuple(races),
         first.setup,
-        *races,
         first.sleds,
         first.scratch,
         batch_stream(1, 0),
-        np.zeros((n, 3), np.int64),
-        np.zeros((n, 3, p), np.int64),
-        np.zeros((n, 3, p), np.int64),
-        points,
-        np.zeros(n, np.int64),
-        np.zeros(p, np.int64),
+        out,
     )
+    points = out.points
     s = first.sleds
     total = s.deck_n + s.hand.sum(axis=1) + 2 + s.under.sum(axis=1) + s.boxed
     assert list(total) == [20] * p

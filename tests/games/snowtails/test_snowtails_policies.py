@@ -16,6 +16,7 @@ from trackkit.games.snowtails.policies import (
     GREEDY_REPAIR,
     GREEDY_SLED,
     SMART,
+    SmartContext,
     choose_plan,
     smart_worth,
 )
@@ -107,10 +108,12 @@ def score(
         cards,
         stop,
         die_left,
-        int(sleds.collisions[p]),
-        int(sleds.boxed[p]),
-        int(sum(v * hand[v] for v in range(VALUES))),
-        int(hand[0] + hand[1]),
+        SmartContext(
+            held=int(sleds.collisions[p]),
+            boxed=int(sleds.boxed[p]),
+            hand_pips=int(sum(v * hand[v] for v in range(VALUES))),
+            low_cards=int(hand[0] + hand[1]),
+        ),
     )
     return int(worth) * board.rank.shape[0] + rank
 

@@ -51,6 +51,8 @@ at once (rulebook C). A race still running after :data:`MAX_ROUNDS` rounds is st
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -112,6 +114,7 @@ from trackkit.games.snowtails.state import (
     ROUND,
     STAT_BUILDINGS,
     STAT_FIRST_CROSSING,
+    STATS,
     VALUES,
     Race,
     Scratch,
@@ -438,6 +441,50 @@ def winner(placing: np.ndarray, sleds: Sleds) -> int:
 # --- batches ---------------------------------------------------------------------------------
 
 
+class BatchResults(NamedTuple):
+    """What a batch of single races writes, race by race (R races of P sleds)."""
+
+    rounds: np.ndarray  # (R,) rounds played
+    placing: np.ndarray  # (R, P) each sled's placing
+    slot: np.ndarray  # (R, P) each sled's start slot
+    stats: np.ndarray  # (R, P, STATS) each sled's tallies (:data:`.state.STATS` columns)
+    decided: np.ndarray  # (R,) 1 when decided in the last round
+
+
+def new_batch_results(races: int, players: int) -> BatchResults:
+    """Zeroed results for ``races`` races of ``players`` sleds."""
+    return BatchResults(
+        rounds=np.zeros(races, dtype=np.int64),
+        placing=np.zeros((races, players), dtype=np.int64),
+        slot=np.zeros((races, players), dtype=np.int64),
+        stats=np.zeros((races, players, STATS), dtype=np.int64),
+        decided=np.zeros(races, dtype=np.int64),
+    )
+
+
+class TournamentResults(NamedTuple):
+    """What a batch of tournaments writes, tournament by tournament (T of P sleds)."""
+
+    rounds: np.ndarray  # (T, 3) rounds of each race
+    placing: np.ndarray  # (T, 3, P) each race's placings
+    slot: np.ndarray  # (T, 3, P) each race's start slots
+    points: np.ndarray  # (T, P) each sled's points
+    champion: np.ndarray  # (T,) the champion
+    order: np.ndarray  # (P,) working space: the last race's finishing order
+
+
+def new_tournament_results(tournaments: int, players: int) -> TournamentResults:
+    """Zeroed results for ``tournaments`` tournaments of ``players`` sleds."""
+    return TournamentResults(
+        rounds=np.zeros((tournaments, 3), dtype=np.int64),
+        placing=np.zeros((tournaments, 3, players), dtype=np.int64),
+        slot=np.zeros((tournaments, 3, players), dtype=np.int64),
+        points=np.zeros((tournaments, players), dtype=np.int64),
+        champion=np.zeros(tournaments, dtype=np.int64),
+        order=np.zeros(players, dtype=np.int64),
+    )
+
+
 # nogil: a batch races without holding the interpreter lock, so the app's other
 # visitors (and its health check) are served while it runs
 @njit(cache=True, nogil=True)
@@ -448,56 +495,44 @@ def play_batch(
     sleds: Sleds,
     scratch: Scratch,
     rng: np.random.Generator,
-    rounds: np.ndarray,
-    placing: np.ndarray,
-    slot: np.ndarray,
-    stats: np.ndarray,
-    decided: np.ndarray,
+    out: BatchResults,
 ) -> None:
-    """Play ``rounds.shape[0]`` single races one after another from one random stream.
+    """Play ``out.rounds.shape[0]`` single races one after another from one random stream.
 
     Writes per race its rounds, whether it was decided in its last round (the winner was
     not the leader when that round began), and per sled its placing, start slot and
-    tallies (:data:`.state.STATS` columns); ``race.node_hits`` adds up the collisions per
-    space over the batch.
+    tallies (:class:`BatchResults`); ``race.node_hits`` adds up the collisions per space
+    over the batch.
     """
     board, setup, race, sleds, scratch = unmanaged_state(board, setup, race, sleds, scratch)
-    for r in range(rounds.shape[0]):
+    placing = out.placing
+    for r in range(out.rounds.shape[0]):
         top_up_stream(rng, race.stream, setup_draws(sleds))
         random_start_order(sleds, race.stream)
         for p in range(sleds.node.shape[0]):
             deal(sleds, p, setup, race.stream)
         setup_race(board, race, sleds)
-        rounds[r] = play_race(board, setup, race, sleds, scratch, rng)
+        out.rounds[r] = play_race(board, setup, race, sleds, scratch, rng)
         placings(board, sleds, placing[r])
-        slot[r] = sleds.slot
-        stats[r] = sleds.stats
-        decided[r] = 1 if winner(placing[r], sleds) != race.status[LEADER] else 0
+        out.slot[r] = sleds.slot
+        out.stats[r] = sleds.stats
+        out.decided[r] = 1 if winner(placing[r], sleds) != race.status[LEADER] else 0
 
 
 # nogil: a batch races without holding the interpreter lock, so the app's other
 # visitors (and its health check) are served while it runs
 @njit(cache=True, nogil=True)
 def play_tournament_batch(
-    board_1: Board,
-    board_2: Board,
-    board_3: Board,
+    boards: tuple[Board, Board, Board],
+    races: tuple[Race, Race, Race],
     setup: Setup,
-    race_1: Race,
-    race_2: Race,
-    race_3: Race,
     sleds: Sleds,
     scratch: Scratch,
     rng: np.random.Generator,
-    rounds: np.ndarray,
-    placing: np.ndarray,
-    slot: np.ndarray,
-    points: np.ndarray,
-    champion: np.ndarray,
-    order: np.ndarray,
+    out: TournamentResults,
 ) -> None:
-    """Play ``points.shape[0]`` tournaments of 3 races (rulebook E) from one random stream
-    (the three races share it: their ``stream`` is one array).
+    """Play ``out.points.shape[0]`` tournaments of 3 races (rulebook E) on ``boards``
+    from one random stream (the three ``races`` share it: their ``stream`` is one array).
 
     The first race starts in random order with fresh decks; before each later race the
     cards are carried over (:func:`.cards.carry_over`) and the start order is the reverse
@@ -505,9 +540,12 @@ def play_tournament_batch(
     start slots, each sled's points, and the champion: the most points, ties broken by
     the placings of the last race.
     """
-    board_1, setup, race_1, sleds, scratch = unmanaged_state(board_1, setup, race_1, sleds, scratch)
-    board_2, _, race_2, _, _ = unmanaged_state(board_2, setup, race_2, sleds, scratch)
-    board_3, _, race_3, _, _ = unmanaged_state(board_3, setup, race_3, sleds, scratch)
+    board_1, setup, race_1, sleds, scratch = unmanaged_state(
+        boards[0], setup, races[0], sleds, scratch
+    )
+    board_2, _, race_2, _, _ = unmanaged_state(boards[1], setup, races[1], sleds, scratch)
+    board_3, _, race_3, _, _ = unmanaged_state(boards[2], setup, races[2], sleds, scratch)
+    rounds, placing, slot, points, order = out.rounds, out.placing, out.slot, out.points, out.order
     n = sleds.node.shape[0]
     for t in range(points.shape[0]):
         points[t, :] = 0
@@ -531,7 +569,7 @@ def play_tournament_batch(
             finishing_order(placing[t, i], sleds, order)
             for p in range(n):
                 points[t, p] += tournament_points(placing[t, i, p])
-        champion[t] = tournament_champion(points[t], placing[t, 2])
+        out.champion[t] = tournament_champion(points[t], placing[t, 2])
 
 
 @no_runtime

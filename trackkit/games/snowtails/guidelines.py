@@ -142,7 +142,7 @@ def _adjacent_trees(course: Course, placed: Iterable[tuple[int, Address]]) -> li
                     warning(
                         "beginner-trees-adjacent",
                         f"the trees on {course.track.describe(space.address)} and "
-                        f"{course.track.describe(other.address)} (trees[{other_index}]) touch; "
+                        f"{course.track.describe(other.address)} (tree {other_index + 1}) touch; "
                         "for the first race keep trees apart (rulebook A.2).",
                         f"trees[{index}]",
                         space.address,

@@ -45,7 +45,7 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
             issues.append(
                 Issue(
                     "two-trees-on-a-space",
-                    f"{track.describe(tree)} already has trees[{seen[tree]}]; a space holds one "
+                    f"{track.describe(tree)} already has tree {seen[tree] + 1}; a space holds one "
                     "tree (rulebook A.2). Move or remove one.",
                     field=field,
                     where=tree,
@@ -98,7 +98,7 @@ def building_issues(course: Course, components: Components) -> list[Issue]:
             issues.append(
                 Issue(
                     "building-twice",
-                    f"the {building.name} is already placed by buildings[{first[building.kind]}]; "
+                    f"the {building.name} is already placed (building {first[building.kind] + 1}); "
                     "the box has one of each building. Remove one.",
                     field=field,
                 )
@@ -267,7 +267,7 @@ def marker_issues(course: Course, components: Components) -> list[Issue]:
             issues.append(
                 Issue(
                     "two-markers-on-a-space",
-                    f"{track.describe(marker)} already has markers[{seen[marker]}]; remove one.",
+                    f"{track.describe(marker)} already has marker {seen[marker] + 1}; remove one.",
                     field=field,
                     where=marker,
                 )

@@ -41,6 +41,8 @@ counts. It discards its lowest card, and at the Bothy every 0 and 1.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -159,19 +161,32 @@ def option_order(start_index: int, play: int, value: int, bonus: int) -> int:
     return ((start_index * 3 + play) * VALUES + value) * 8 + bonus
 
 
+class Candidate(NamedTuple):
+    """A start space and a play being searched (:func:`choose_plan`)."""
+
+    start: int  # the space the move starts from
+    start_index: int  # its place in the start row (round 1; 0 later), for the tie-break
+    play: int  # PLAY_LEFT, PLAY_RIGHT or PLAY_BOTH
+    value: int  # the value of the card(s) played
+
+
+class SmartContext(NamedTuple):
+    """What the smart score reads of the sled that plays a candidate."""
+
+    held: int  # collision cards held before the move
+    boxed: int  # 5s left in the box (for the Kennels)
+    hand_pips: int  # pips left in hand after the play
+    low_cards: int  # cards of value up to LOW_CARD left in hand after the play
+
+
 @njit(cache=True, inline="always")
 def consider(
-    best: np.ndarray,
-    score: int,
-    die_left: int,
-    code: int,
-    order: int,
-    start: int,
-    play: int,
-    value: int,
-    bonus: int,
+    best: np.ndarray, score: int, die_left: int, code: int, candidate: Candidate, bonus: int
 ) -> None:
-    """Keep the option if it beats the best so far (see the module docstring)."""
+    """Keep the option (``candidate`` with ``bonus`` spaces) if it beats the best so far
+    (see the module docstring)."""
+    start, play, value = candidate.start, candidate.play, candidate.value
+    order = option_order(candidate.start_index, play, value, bonus)
     if best[BEST_FOUND] != 0:
         if score != best[BEST_SCORE]:
             if score < best[BEST_SCORE]:
@@ -206,18 +221,11 @@ def greedy_score(rank: int, cards: int, stop: int) -> int:
 
 @njit(cache=True, inline="always")
 def smart_worth(
-    togo: int,
-    trigger: int,
-    cards: int,
-    stop: int,
-    die_left: int,
-    held: int,
-    boxed: int,
-    hand_pips: int,
-    low_cards: int,
+    togo: int, trigger: int, cards: int, stop: int, die_left: int, sled: SmartContext
 ) -> int:
     """What an outcome is worth to the smart policy, in hundredths of a space (module
     docstring): progress, collisions, bonus die, hand and the building it ends on."""
+    held, boxed, hand_pips, low_cards = sled.held, sled.boxed, sled.hand_pips, sled.low_cards
     worth = -SMART_SPACE * togo
     worth -= (SMART_CARD + SMART_CARD_HELD * held) * cards
     worth += SMART_DIE * die_left + SMART_HAND * hand_pips
@@ -238,48 +246,28 @@ def smart_worth(
 
 @njit(cache=True, inline="always")
 def score_leaves(
-    policy: int,
-    ending: bool,
-    rank: np.ndarray,
-    togo: np.ndarray,
-    trigger: np.ndarray,
-    leaves: np.ndarray,
-    count: np.ndarray,
-    best: np.ndarray,
-    context: np.ndarray,
-    start: int,
-    start_index: int,
-    play: int,
-    value: int,
+    policy: int, ending: bool, board: Board, scratch: Scratch, candidate: Candidate
 ) -> None:
-    """Score the outcomes :func:`search_moves` found for one play and offer each to
-    :func:`consider`; ``context`` holds what the smart score reads of the sled (collision
-    cards held, 5s in the box, pips and low cards left in hand)."""
+    """Score the outcomes :func:`search_moves` found for ``candidate`` and offer each to
+    :func:`consider`; ``scratch.context`` holds what the smart score reads of the sled
+    (:class:`SmartContext`: collision cards held, 5s in the box, pips and low cards left
+    in hand)."""
+    rank, togo, trigger = board.rank, board.togo, board.trigger
+    leaves, count, best, context = scratch.leaves, scratch.count, scratch.best, scratch.context
     scale = rank.shape[0]  # the rank breaks ties within one worth
     smart = policy == SMART and not ending  # in the last round only the rank counts
-    held, boxed, hand_pips, low_cards = context[0], context[1], context[2], context[3]
+    sled = SmartContext(context[0], context[1], context[2], context[3])
     for i in range(count[2]):
         node, cards, stop = leaves[L_NODE, i], leaves[L_CARDS, i], leaves[L_STOP, i]
         die_left, bonus = leaves[L_DIE, i], leaves[L_BONUS, i]
         if smart:
-            worth = smart_worth(
-                togo[node],
-                trigger[node],
-                cards,
-                stop,
-                die_left,
-                held,
-                boxed,
-                hand_pips,
-                low_cards,
-            )
+            worth = smart_worth(togo[node], trigger[node], cards, stop, die_left, sled)
             score = worth * scale + rank[node]
         elif policy == SMART:
             score = rank[node]
         else:
             score = greedy_score(rank[node], cards, stop)
-        order = option_order(start_index, play, value, bonus)
-        consider(best, score, die_left, leaves[L_CODE, i], order, start, play, value, bonus)
+        consider(best, score, die_left, leaves[L_CODE, i], candidate, bonus)
 
 
 @njit(cache=True, inline="always")
@@ -417,20 +405,19 @@ def search_moves(
 
 @no_runtime
 def list_candidates(
-    reach: np.ndarray,
-    start_row: np.ndarray,
-    hand: np.ndarray,
-    dogs: tuple[int, int],
-    die_now: int,
-    here: int,
+    board: Board,
+    sleds: Sleds,
+    p: int,
     rnd: int,
     position: int,
     bonus_allowed: bool,
     candidates: np.ndarray,
 ) -> int:
-    """Every start space (round 1, when the sled is not ``here`` yet) and legal play of
-    ``hand`` on the ``dogs`` (step 1, then step 2's die update) as candidates, each with
-    the highest rank it could reach (:attr:`.board.Board.reach`); their number."""
+    """Every start space (round 1, when sled ``p`` is on none yet) and legal play of its
+    hand on its dogs (step 1, then step 2's die update) as candidates, each with the
+    highest rank it could reach (:attr:`.board.Board.reach`); their number."""
+    reach, start_row, hand = board.reach, board.start, sleds.hand[p]
+    dogs, die_now, here = (sleds.left[p], sleds.right[p]), sleds.die[p], sleds.node[p]
     starts = 1 if here >= 0 else start_row.shape[0]
     n = 0
     for start_index in range(starts):
@@ -501,27 +488,14 @@ def choose_plan(
     at the first whose bound is below its best score so far (with no penalty, the bound
     is the most it could score), and skips those that could at best tie it and then lose
     a tie-break."""
-    best, candidates, leaves = scratch.best, scratch.candidates, scratch.leaves
-    count, context = scratch.count, scratch.context
-    rank, togo, trigger = board.rank, board.togo, board.trigger
+    best, candidates, context = scratch.best, scratch.candidates, scratch.context
     ground = Ground(board.move, board.beyond, race.trees, race.occupancy)
     best[BEST_FOUND] = 0
     rnd, ending = race.status[ROUND], race.status[ENDING] != 0
     bonus_allowed = rnd > 1 or setup.bonus_first_round != 0
     policy, held, here = sleds.policy[p], sleds.collisions[p], sleds.node[p]
     left_now, right_now, boxed, hand = sleds.left[p], sleds.right[p], sleds.boxed[p], sleds.hand[p]
-    n = list_candidates(
-        board.reach,
-        board.start,
-        hand,
-        (left_now, right_now),
-        sleds.die[p],
-        here,
-        rnd,
-        position,
-        bonus_allowed,
-        candidates,
-    )
+    n = list_candidates(board, sleds, p, rnd, position, bonus_allowed, candidates)
     if n == 0:  # prepare() refuses decks too small to always leave a dog card in hand
         raise RuntimeError("a sled has no dog card to play")
     for done in range(n):
@@ -540,21 +514,7 @@ def choose_plan(
         start = here if here >= 0 else board.start[start_index]
         search_moves(ground, scratch, held, start, left, right, die, bonus_allowed)
         smart_context(hand, held, boxed, play, value, context)
-        score_leaves(
-            policy,
-            ending,
-            rank,
-            togo,
-            trigger,
-            leaves,
-            count,
-            best,
-            context,
-            start,
-            start_index,
-            play,
-            value,
-        )
+        score_leaves(policy, ending, board, scratch, Candidate(start, start_index, play, value))
     plan = scratch.plan
     plan[PLAN_START] = best[BEST_START] if here < 0 else -1
     plan[PLAN_PLAY], plan[PLAN_VALUE] = best[BEST_PLAY], best[BEST_VALUE]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.errors import TrackkitError
-from trackkit.games.base import batch_stream, race_ready
+from trackkit.games.base import Ready, batch_stream, race_ready
 from trackkit.games.snowtails.board import CompiledCourse, compile_course
 from trackkit.games.snowtails.content import (
     Components,
@@ -28,7 +28,13 @@ from trackkit.games.snowtails.content import (
     load_deck,
     unplayable,
 )
-from trackkit.games.snowtails.engine import MAX_ROUNDS, play_batch, play_tournament_batch
+from trackkit.games.snowtails.engine import (
+    MAX_ROUNDS,
+    new_batch_results,
+    new_tournament_results,
+    play_batch,
+    play_tournament_batch,
+)
 from trackkit.games.snowtails.geometry import Course
 from trackkit.games.snowtails.movement import STOP_NAMES
 from trackkit.games.snowtails.policies import POLICIES
@@ -43,7 +49,6 @@ from trackkit.games.snowtails.state import (
     STAT_SIDE,
     STAT_SLEDS,
     STAT_TREES,
-    STATS,
     VALUES,
     Race,
     Scratch,
@@ -200,7 +205,7 @@ def prepare(
     problem = unplayable(deck)  # a deck built in code; a deck file is refused as it loads
     if problem is not None:
         raise TrackkitError(f"the deck cannot be played: {problem[1]}")
-    if isinstance(track, SnowTrack):
+    if isinstance(track, SnowTrack | Ready):
         compiled = race_ready(track, options).compiled
     else:  # composed already by the caller (the ruleset's batches, the engine's tests)
         compiled = track if isinstance(track, CompiledCourse) else compile_course(track)
@@ -263,12 +268,7 @@ def simulate(
 ) -> SnowBatch:
     """Play ``races`` races from the stream ``(seed, batch)`` (:func:`.base.batch_stream`)."""
     engine = prepare(track, options)
-    players = options.players
-    rounds = np.zeros(races, dtype=np.int64)
-    placing = np.zeros((races, players), dtype=np.int64)
-    slot = np.zeros((races, players), dtype=np.int64)
-    stats = np.zeros((races, players, STATS), dtype=np.int64)
-    decided = np.zeros(races, dtype=np.int64)
+    out = new_batch_results(races, options.players)
     play_batch(
         engine.compiled.board,
         engine.setup,
@@ -276,18 +276,14 @@ def simulate(
         engine.sleds,
         engine.scratch,
         batch_stream(seed, batch),
-        rounds,
-        placing,
-        slot,
-        stats,
-        decided,
+        out,
     )
     return SnowBatch(
-        rounds,
-        placing,
-        slot,
-        stats,
-        decided.astype(bool),
+        out.rounds,
+        out.placing,
+        out.slot,
+        out.stats,
+        out.decided.astype(bool),
         engine.race.node_hits.copy(),
         engine.compiled.addresses,
     )
@@ -321,32 +317,18 @@ def play_tournaments(
     engines = [prepare(track, options) for track in tracks]
     stream = engines[0].race.stream  # one random stream for the three races
     races = [e.race._replace(stream=stream) for e in engines]
-    players = options.players
-    rounds = np.zeros((tournaments, 3), dtype=np.int64)
-    placing = np.zeros((tournaments, 3, players), dtype=np.int64)
-    slot = np.zeros((tournaments, 3, players), dtype=np.int64)
-    points = np.zeros((tournaments, players), dtype=np.int64)
-    champion = np.zeros(tournaments, dtype=np.int64)
+    out = new_tournament_results(tournaments, options.players)
     first = engines[0]
     play_tournament_batch(
-        engines[0].compiled.board,
-        engines[1].compiled.board,
-        engines[2].compiled.board,
+        tuple(e.compiled.board for e in engines),
+        tuple(races),
         first.setup,
-        races[0],
-        races[1],
-        races[2],
         first.sleds,
         first.scratch,
         batch_stream(seed, batch),
-        rounds,
-        placing,
-        slot,
-        points,
-        champion,
-        np.zeros(players, dtype=np.int64),
+        out,
     )
-    return TournamentBatch(rounds, placing, slot, points, champion)
+    return TournamentBatch(out.rounds, out.placing, out.slot, out.points, out.champion)
 
 
 # --- a recorded race -----------------------------------------------------------------------------
@@ -396,10 +378,7 @@ def record_race(
 ) -> RaceRecord:
     """Race 0 of ``simulate(track, options, races=1, seed=seed)``, turn by turn."""
     engine = prepare(track, options, log_rows=(MAX_ROUNDS + 1) * options.players)
-    players = options.players
-    rounds = np.zeros(1, dtype=np.int64)
-    placing = np.zeros((1, players), dtype=np.int64)
-    slot = np.zeros((1, players), dtype=np.int64)
+    out = new_batch_results(1, options.players)
     play_batch(
         engine.compiled.board,
         engine.setup,
@@ -407,11 +386,7 @@ def record_race(
         engine.sleds,
         engine.scratch,
         batch_stream(seed, 0),
-        rounds,
-        placing,
-        slot,
-        np.zeros((1, players, STATS), dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
+        out,
     )
     address = engine.compiled.address
     log = engine.race.log[: engine.race.log_n[0]]
@@ -432,4 +407,5 @@ def record_race(
         )
         for row in log
     )
-    return RaceRecord(int(rounds[0]), tuple(placing[0].tolist()), tuple(slot[0].tolist()), turns)
+    placing, slot = out.placing[0].tolist(), out.slot[0].tolist()
+    return RaceRecord(int(out.rounds[0]), tuple(placing), tuple(slot), turns)

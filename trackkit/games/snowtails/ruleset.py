@@ -189,8 +189,10 @@ class SnowTails:
     def options(self, **choices: Any) -> RaceOptions:
         return RaceOptions(**choices)
 
-    def prepare(self, track: SnowTrack, options: RaceOptions) -> PreparedCourse:
-        compiled = compile_course(track)
+    def prepare(
+        self, track: SnowTrack, options: RaceOptions, *, composed: Course | None = None
+    ) -> PreparedCourse:
+        compiled = compile_course(composed if composed is not None else track)
         return PreparedCourse(compiled, tuple(space_name(a) for a in compiled.addresses))
 
     def groups(self, prepared: PreparedCourse, options: RaceOptions) -> tuple[Group, ...]:

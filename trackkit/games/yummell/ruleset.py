@@ -235,8 +235,10 @@ class Yummell:
     def options(self, **choices: Any) -> RaceOptions:
         return RaceOptions(**choices)
 
-    def prepare(self, track: Track, options: RaceOptions) -> RaceBoard:
-        return race_board(track)
+    def prepare(
+        self, track: Track, options: RaceOptions, *, composed: TrackGraph | None = None
+    ) -> RaceBoard:
+        return race_board(track, composed)
 
     def groups(self, prepared: RaceBoard, options: RaceOptions) -> tuple[Group, ...]:
         content = options.content

@@ -252,12 +252,15 @@ class RaceBoard:
     routes: tuple[tuple[str, ...], ...]
 
 
-def race_board(track: Track) -> RaceBoard:
-    """The engine's view of ``track``, composed once; refuses a track that is not
-    structurally valid (the building rule does not matter to a race)."""
-    tileset = tileset_of(track)
-    composed = compose(track, tileset)
-    problems = check_structure(track, tileset, composed)
+def race_board(track: Track, composed: TrackGraph | None = None) -> RaceBoard:
+    """The engine's view of ``track``, from ``composed``, the composition a check of every
+    rule made (None: composed here, and refused unless structurally valid; the building
+    rule does not matter to a race)."""
+    problems = []
+    if composed is None:
+        tileset = tileset_of(track)
+        composed = compose(track, tileset)
+        problems = check_structure(track, tileset, composed)
     if problems:
         raise TrackkitError(
             f"track {track.name!r} cannot be raced: {len(problems)} problem(s), "

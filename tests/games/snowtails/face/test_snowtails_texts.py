@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.race import RaceOptions, record_race
-from trackkit.report.snowtails import (
+from trackkit.games.snowtails.face.texts import (
     presets_summary,
     presets_text,
     race_text,
     show_summary,
     show_text,
 )
+from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.race import RaceOptions, record_race
 
 
 def test_presets_list_every_demo_track_as_a_reconstruction() -> None:

@@ -8,18 +8,18 @@ import math
 
 import pytest
 
-import trackkit.report.compare as compare
+import trackkit.games.yummell.face.compare as compare
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import profile_track
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.compare import (
+from trackkit.explore.profile import ProfileSettings, profile_track
+from trackkit.games.yummell.face.compare import (
     Solved,
     TrackFigures,
     compare_summary,
     compare_text,
     compare_tracks,
 )
+from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.setup import RaceOptions
 
 
 def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigures:
@@ -101,7 +101,9 @@ def test_rows_are_the_profiles_of_one_seed_with_the_exact_figures_beside(
     rows = compare_tracks(tracks, options, races=300, seed=7, solve=lambda t, o: solved)
     assert [r.rank for r in rows] == [1, 2] and rows[0].mean_rounds > rows[1].mean_rounds
     for row in rows:
-        profile = profile_track(tracks[row.key], options=options, races=300, seed=7, exact=False)
+        profile = profile_track(
+            tracks[row.key], ProfileSettings(races=300, seed=7, exact=False), options=options
+        )
         v = profile.values
         assert row.mean_rounds == v["rounds_mean"]
         assert row.ci95 == (v["rounds_mean_low"], v["rounds_mean_high"])

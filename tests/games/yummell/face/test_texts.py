@@ -6,8 +6,7 @@ from trackkit.board.graph import compose
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Track
 from trackkit.games import tileset_of
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.report.tracks import (
+from trackkit.games.yummell.face.texts import (
     TERRAIN_LETTER,
     presets_summary,
     presets_text,
@@ -16,6 +15,7 @@ from trackkit.report.tracks import (
     tiles_summary,
     tiles_text,
 )
+from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 
 COST = {"P": 1, "W": 2, "H": 2, "S": 3}  # the rulebook's MP per terrain
 

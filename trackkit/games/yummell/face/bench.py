@@ -107,7 +107,7 @@ def _rate(workload: str, races: int, repeats: int, first_batch: int = 0) -> list
 def interpreted_rates(workload: str, races: int, repeats: int) -> list[float]:
     """The same engine as plain Python, measured in a subprocess with the JIT disabled."""
     code = (
-        "import json; from trackkit.report.bench import _rate; "
+        "import json; from trackkit.games.yummell.face.bench import _rate; "
         f"print(json.dumps(_rate({workload!r}, {races}, {repeats})))"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
@@ -379,18 +379,17 @@ def _timed_sweep(
 ) -> tuple[float, float]:
     """Seconds of the sweep itself and of its cluster start and warm-up: a sample of
     ``tracks`` tracks, in a temporary folder, partitions of a sixteenth of the tracks."""
-    from trackkit.explore.sweep import run_sweep, space_of
+    from trackkit.explore.sweep import SWEEP_PROFILE, Cluster, run_sweep, space_of
 
     space = space_of("yummell", players)
     with tempfile.TemporaryDirectory() as folder:
         run = run_sweep(
             space,
             Path(folder) / "sweep",
-            races=races,
-            seed=seed,
+            dataclasses.replace(SWEEP_PROFILE, races=races, seed=seed),
             sample=min(tracks, len(space)),
-            workers=workers,
             partition_size=max(1, tracks // 16),
+            cluster=Cluster(workers=workers),
         )
     return run.sweep_seconds, run.start_seconds + run.warmup_seconds
 
@@ -420,3 +419,77 @@ def time_sweep(
             cost[count] = most * spent / cost_tracks
     sizes = {count: len(space_of("yummell", count)) for count in players}
     return SweepBench(tracks, races, seconds, overhead, cost, cost_tracks, sizes)
+
+
+def bench_text(result: BenchResult) -> str:
+    """Each workload's races per second compiled and as plain Python with the speed-up,
+    the scaling over workers, the exact solver's time, the compile time and the time to
+    simulate the six presets."""
+    lines = [f"Compile or cache load: {result.warmup_seconds:.1f} s"]
+    if result.cold_compile_seconds is not None:
+        lines.append(f"First compile, empty cache: {result.cold_compile_seconds:.0f} s")
+    for w in result.workloads:
+        lines += [
+            f"Workload {w.name}: {w.description}",
+            f"  compiled: {w.compiled_median:,.0f} races/s (median of "
+            f"{len(w.compiled_rates)} runs of {w.compiled_races:,} races: "
+            + ", ".join(f"{r:,.0f}" for r in w.compiled_rates)
+            + ")",
+            f"  same code as plain Python: {w.interpreted_median:,.0f} races/s (median of "
+            f"{len(w.interpreted_rates)} runs of {w.interpreted_races} races)",
+            f"  speed-up: {w.speedup:,.0f}x",
+        ]
+    if result.scaling is not None:
+        scaling = result.scaling
+        rates = ", ".join(
+            f"{w} worker{'s' if w > 1 else ''} {scaling.rate(w):,.0f} races/s"
+            for w in scaling.seconds
+        )
+        lines.append(
+            f"Scaling, {scaling.races:,} races (standard): {rates}; "
+            f"{scaling.factor:.2f}x one worker"
+        )
+    if result.exact is not None:
+        timing = result.exact
+        lines.append(
+            f"Exact solver, encounters on: {statistics.median(timing.all_pairs_seconds):.2f} s "
+            f"for every character and advantage ({timing.pairs} pairs), "
+            f"{statistics.median(timing.one_pair_seconds) * 1000:.0f} ms for one pair"
+        )
+    if result.compare_seconds is not None:
+        lines.append(f"Six presets x 10,000 races: {result.compare_seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def sweep_bench_text(bench: SweepBench) -> str:
+    """Tracks per second on each number of workers, the cost of a track by players, and
+    the full sweeps extrapolated from it."""
+    most = max(bench.seconds)
+    rates = ", ".join(
+        f"{w} worker{'s' if w > 1 else ''} {bench.rate(w):,.1f} tracks/s "
+        f"(+{bench.overhead_seconds[w]:.1f} s cluster start and warm-up)"
+        for w in bench.seconds
+    )
+    lines = [
+        f"Sweep of {bench.tracks:,} sampled 4-player tracks ({bench.races} races and the "
+        f"exact solver each): {rates}; {bench.factor:.2f}x one worker",
+        f"Cost of a track on one worker (measured on {most}; other player counts on "
+        f"{bench.cost_tracks:,} sampled tracks), and the full sweep extrapolated:",
+    ]
+    for players, size in bench.space_sizes.items():
+        needed = bench.workers_for(players)
+        lines.append(
+            f"  {players} players: {bench.track_seconds[players] * 1000:.1f} ms/track; "
+            f"{size:,} tracks: {_duration(bench.full_sweep_seconds(players, most))} on {most} "
+            f"worker{'s' if most > 1 else ''}, {needed:,} worker{'s' if needed > 1 else ''} "
+            "for one hour"
+        )
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"

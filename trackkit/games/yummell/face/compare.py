@@ -29,7 +29,12 @@ from typing import Any
 
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import MAX_PROFILE_RACES, exact_figures, profile_track
+from trackkit.explore.profile import (
+    MAX_PROFILE_RACES,
+    ProfileSettings,
+    exact_figures,
+    profile_track,
+)
 from trackkit.games.base import race_ready
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.setup import RaceOptions
@@ -115,15 +120,8 @@ def track_figures(
     ``reference_races`` of each track of the average track, default as many) and what
     ``solved`` holds (solved now when None)."""
     solved = solved or solve_track(track, options)
-    profile = profile_track(
-        track,
-        options=options,
-        races=races,
-        max_races=races,
-        seed=seed,
-        exact=False,
-        reference_races=reference_races,
-    )
+    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races)
+    profile = profile_track(track, settings, options=options, reference_races=reference_races)
     v = profile.values
     raced = [r for r in profile.details["characters"] if r["difference"] is not None]
     tilted = max(raced, key=lambda r: abs(r["difference"]))

@@ -1,7 +1,7 @@
 """Comparing tracks again without solving them again.
 
 A track's exact solo figures, path length, MP and terrain mix
-(:class:`~trackkit.report.compare.Solved`) depend on the track, the game content and
+(:class:`~trackkit.games.yummell.face.compare.Solved`) depend on the track, the game content and
 whether encounters are on, never on the players, races or seed of the profile beside them.
 :func:`compare_tracks_kept` keeps them in a mapping the caller holds (an app's cache) and
 only races again when nothing else changed.
@@ -14,8 +14,8 @@ from collections.abc import Callable, MutableMapping
 
 from trackkit.board.track import Track
 from trackkit.games.yummell.content import Content
+from trackkit.games.yummell.face.compare import Solved, TrackFigures, compare_tracks, solve_track
 from trackkit.games.yummell.setup import RaceOptions
-from trackkit.report.compare import Solved, TrackFigures, compare_tracks, solve_track
 
 SolvedKey = tuple[str, bool, str]
 
@@ -44,7 +44,7 @@ def compare_tracks_kept(
     reference_races: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[TrackFigures]:
-    """Like :func:`trackkit.report.compare.compare_tracks`, solving each track only when
+    """Like :func:`trackkit.games.yummell.face.compare.compare_tracks`, solving each track only when
     ``solved`` does not hold it yet (and adding it there)."""
 
     def solve(track: Track, options: RaceOptions) -> Solved:

@@ -1,0 +1,200 @@
+"""The commands every game shares, each reading its game from the track (or ``--game``)
+and showing what the game's face gives: no command here knows a game."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from trackkit.board.datafile import output_path, write_text
+from trackkit.cli.races import progress_bar, race_options
+from trackkit.cli.tracks import resolve_track
+from trackkit.errors import TrackkitError, shown
+from trackkit.games import DEFAULT_GAME, get_ruleset
+from trackkit.games.base import is_tile_track
+from trackkit.games.face import Shown, face_of, get_face
+
+
+def presets(args: argparse.Namespace) -> Shown:
+    return get_face(args.game).presets_table()
+
+
+def show(args: argparse.Namespace) -> Shown:
+    track = resolve_track(args.track, args.tileset)
+    return face_of(track).show(track)
+
+
+def validate(args: argparse.Namespace) -> tuple[Shown, int]:
+    from trackkit.report.validation import validate_text
+    from trackkit.validate import validate as check
+
+    track = resolve_track(args.track, args.tileset)
+    if args.partial and not is_tile_track(track):
+        raise TrackkitError(
+            f"--partial is for tile tracks still being built; a {get_ruleset(track.game).title} "
+            "track describes its whole board"
+        )
+    report = check(track, players=args.players, partial=args.partial)
+    return Shown(report.to_json(), validate_text(report)), 0 if report.ok else 1
+
+
+def export(args: argparse.Namespace) -> Shown:
+    output_path(args.output, overwrite=args.force, suffixes=(".toml",))
+    track = resolve_track(args.track, args.tileset)
+    path = output_path(args.output, overwrite=args.force, suffixes=(".toml",))
+    path = write_text(path, face_of(track).track_text(track, path.parent))
+    return Shown({"written": str(path)}, f"Wrote {shown(path, 4200)}")
+
+
+def render(args: argparse.Namespace) -> Shown:
+    from trackkit.render import SUFFIXES, render_to_file  # Plotly and drawsvg load on drawing
+
+    # checked before the track is read, so a wrong name is said first
+    output_path(args.output, overwrite=args.force, suffixes=SUFFIXES)
+    track = resolve_track(args.track, args.tileset)
+    path = render_to_file(track, args.output, overwrite=args.force)
+    return Shown({"written": str(path)}, f"Wrote {shown(path, 4200)}")
+
+
+def simulate(args: argparse.Namespace) -> Shown:
+    from trackkit.report.races import simulate_text
+    from trackkit.sim.montecarlo import simulate as run
+
+    track = resolve_track(args.track, args.tileset)
+    options = race_options(track.game, args)
+    with progress_bar(args, args.races) as update:
+        result = run(
+            track, options, races=args.races, seed=args.seed, workers=args.workers, progress=update
+        )
+    return Shown(result.to_json(), simulate_text(result))
+
+
+def profile(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.profile import ProfileSettings, profile_track
+    from trackkit.report.profile import profile_text
+    from trackkit.report.verdict import verdict_json
+
+    track = resolve_track(args.track, args.tileset)
+    ruleset = get_ruleset(track.game)
+    options = race_options(track.game, args, getattr(ruleset, "profile_choices", None))
+    settings = ProfileSettings(
+        races=args.races,
+        seed=args.seed,
+        exact=not args.no_exact,
+        characters=not args.no_exact,
+        precision=args.precision,
+        max_races=max(args.races, args.max_races),
+    )
+    result = profile_track(track, settings, options=options)
+    return Shown({**result.to_json(), "verdict": verdict_json(result)}, profile_text(result))
+
+
+def race(args: argparse.Namespace) -> Shown:
+    track = resolve_track(args.track, args.tileset)
+    return face_of(track).race(track, race_options(track.game, args), args.seed)
+
+
+def compare(args: argparse.Namespace) -> Shown:
+    extra = {name: resolve_track(name, args.tileset) for name in args.track or []}
+    games = {track.game for track in extra.values()}
+    game = args.game or (games.pop() if len(games) == 1 else DEFAULT_GAME)
+    for name, track in extra.items():
+        if track.game != game:
+            raise TrackkitError(
+                f"{shown(name)} is a {get_ruleset(track.game).title} track: compare tracks of "
+                f"one game (here {get_ruleset(game).title})"
+            )
+    ruleset = get_ruleset(game)
+    tracks = {slug: ruleset.load_preset(slug) for slug in ruleset.presets()} | extra
+    options = race_options(game, args, getattr(ruleset, "profile_choices", None))
+    with progress_bar(args, len(tracks)) as update:
+        return get_face(game).compare(
+            tracks, options, races=args.races, seed=args.seed, progress=update
+        )
+
+
+def _space(args: argparse.Namespace) -> Any:
+    from trackkit.explore.sweep import space_of
+
+    return space_of(args.game, args.players, args.tileset)
+
+
+def search(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.search import SearchSettings
+    from trackkit.explore.search import search as run
+    from trackkit.report.search import search_text
+
+    space = _space(args)
+    wanted = SearchSettings(
+        target_length=args.target_length,
+        tolerance=args.tolerance,
+        budget=args.budget,
+        method=args.method,
+        top=args.top,
+    )
+    settings = ProfileSettings(
+        races=args.races,
+        seed=args.seed,
+        precision=args.precision,
+        max_races=max(args.races, args.max_races),
+    )
+    with progress_bar(args, args.budget, unit="track") as update:
+        result = run(space, wanted, settings, progress=update)
+    if args.export:
+        from trackkit.report.generate import write_track_files
+
+        write_track_files(space, [found.rank for found in result.best], args.export)
+    return Shown(result.to_json(), search_text(result))
+
+
+def sweep(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, run_sweep
+    from trackkit.report.sweep import sweep_text
+
+    if args.scheduler is not None and args.workers is not None:
+        raise TrackkitError(
+            "--workers starts a local cluster; the cluster at --scheduler has its own workers"
+        )
+    space = _space(args)
+    with progress_bar(args, None, unit="track") as update:
+        run = run_sweep(
+            space,
+            args.out,
+            ProfileSettings(
+                races=args.races,
+                seed=args.seed,
+                exact=not args.no_exact,
+                characters=args.characters,
+                precision=args.precision,
+                max_races=args.max_races,
+            ),
+            sample=args.sample,
+            sample_seed=args.sample_seed,
+            partition_size=args.partition_size,
+            cluster=Cluster(workers=args.workers, scheduler=args.scheduler),
+            progress=update,
+        )
+    return Shown(run.to_json(), sweep_text(run))
+
+
+def find(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.find import (
+        TrackQuery,
+        export_tracks,
+        find_tracks,
+        parse_filter,
+        parse_range,
+    )
+    from trackkit.report.sweep import find_text
+
+    filters = [("rounds_mean", parse_range(args.length, "--length"))] if args.length else []
+    filters += [parse_filter(text) for text in args.filter]
+    query = TrackQuery(tuple(filters), sort=args.sort, descending=args.descending, top=args.top)
+    found = find_tracks(args.folder, query)
+    exported = export_tracks(found, args.export) if args.export is not None else None
+    data = found.to_json()
+    if exported is not None:
+        data["exported"] = [str(path) for path in exported]
+    return Shown(data, find_text(found, exported))

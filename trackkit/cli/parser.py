@@ -1,0 +1,271 @@
+"""The ``trackkit`` parser: the shared commands, then each game's own, their flags built
+from what the games declare."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from trackkit.cli import commands
+from trackkit.cli.arguments import (
+    MAX_WORKERS,
+    Parser,
+    add_argument,
+    bounded,
+    number,
+    precision,
+)
+from trackkit.cli.races import add_race_arguments, build_players, race_options, seed_type
+from trackkit.cli.tracks import all_presets, of_game, resolve_track
+from trackkit.explore.profile import PROFILE_RACES
+from trackkit.games import DEFAULT_GAME, rulesets
+from trackkit.games.face import Command, Shown, games_with, get_face
+
+Handler = Callable[[argparse.Namespace], Shown | tuple[Shown, int]]
+
+
+def _races(text: str) -> int:
+    from trackkit.sim.montecarlo import MAX_RACES
+
+    return bounded(1, MAX_RACES, "races run from {low} to {high}")(text)
+
+
+_workers = bounded(1, MAX_WORKERS, "workers run from {low} to {high}")
+_profile_races = bounded(2, 1_000_000, "a profile runs {low} to {high} races")
+
+
+class _Commands:
+    """Adds commands to the parser, each with ``--json`` and its handler."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def add(self, name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
+        p = self.sub.add_parser(name, help=help, description=help)
+        p.add_argument("--json", action="store_true", help="print JSON for other programs")
+        p.set_defaults(handler=handler)
+        return p
+
+
+def _track(p: argparse.ArgumentParser, *, tileset: bool = True) -> None:
+    p.add_argument("track", help=f"a track file (.toml) or a preset: {all_presets()}")
+    if tileset:
+        p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR (tile games)")
+
+
+def _precision(p: argparse.ArgumentParser, most: int | None) -> None:
+    p.add_argument(
+        "--precision",
+        type=precision,
+        metavar="H",
+        help="race on until balance's 95%% interval is ±H (e.g. 0.005), or --max-races",
+    )
+    p.add_argument(
+        "--max-races",
+        type=_profile_races,
+        default=most,
+        help="the most races of a track with --precision (default "
+        + (f"{most:,})" if most else "10 × --races)"),
+    )
+
+
+def _space_game(p: argparse.ArgumentParser) -> None:
+    games = games_with("track_space")
+    p.add_argument("--game", choices=games, default=games[0], help="the game (default %(default)s)")
+    p.add_argument("--tileset", metavar="DIR", help="a custom tile set folder")
+
+
+def _tracks(p: argparse.ArgumentParser) -> None:
+    _track(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def _shared(add: _Commands) -> None:
+    p = add.add("presets", commands.presets, "list a game's preset tracks")
+    p.add_argument("--game", choices=rulesets(), default=DEFAULT_GAME, help="the game")
+    _track(add.add("show", commands.show, "a track's layout: its parts, squares or spaces"))
+    p = add.add(
+        "validate", commands.validate, "check a track (and the building rule with --players)"
+    )
+    _track(p)
+    add_argument(p, build_players())
+    p.add_argument("--partial", action="store_true", help="the track is still being built")
+    _tracks(add.add("export", commands.export, "write a track (or preset) to a TOML track file"))
+    _tracks(add.add("render", commands.render, "draw a track (SVG, PNG or HTML, by FILE's suffix)"))
+    p = add.add("simulate", commands.simulate, "Monte Carlo: race length, fairness, congestion")
+    _track(p)
+    add_race_arguments(p)
+    p.add_argument("--races", type=_races, default=10_000)
+    p.add_argument("--workers", type=_workers, default=1, help=f"1 to {MAX_WORKERS}")
+    p = add.add("profile", commands.profile, "a track's length, balance, drama and friction")
+    _track(p)
+    add_race_arguments(p, players=4)
+    p.add_argument("--races", type=_races, default=PROFILE_RACES, help=f"default {PROFILE_RACES:,}")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    _precision(p, most=100_000)
+    p = add.add("race", commands.race, "play one race and print it turn by turn")
+    _track(p)
+    add_race_arguments(p)
+    p = add.add("compare", commands.compare, "a game's presets (and your tracks) side by side")
+    p.add_argument("track", nargs="*", help="track files to compare with the presets")
+    p.add_argument("--game", choices=rulesets(), help="the game (default: your tracks' game)")
+    p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR (tile games)")
+    add_race_arguments(p)
+    p.add_argument("--races", type=_races, default=10_000)
+    _design_space(add)
+
+
+def _design_space(add: _Commands) -> None:
+    p = add.add("search", commands.search, "find balanced tracks of a target length (MAP-Elites)")
+    add_argument(p, build_players(required=True))
+    _space_game(p)
+    p.add_argument(
+        "--target-length",
+        type=number("the target length", 0.5, 400),
+        required=True,
+        help="mean rounds wanted",
+    )
+    p.add_argument(
+        "--tolerance",
+        type=number("the tolerance", 0, 400),
+        default=0.5,
+        help="rounds either way (0.5)",
+    )
+    p.add_argument(
+        "--budget",
+        type=bounded(1, 10_000_000, "the budget runs from {low} to {high} profiles"),
+        default=500,
+        help="tracks profiled (default 500)",
+    )
+    p.add_argument(
+        "--races", type=_races, default=PROFILE_RACES, help=f"races per profile ({PROFILE_RACES:,})"
+    )
+    _precision(p, most=100_000)
+    p.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
+    p.add_argument("--method", choices=["map-elites", "random"], default="map-elites")
+    p.add_argument(
+        "--top",
+        type=bounded(1, 1_000, "--top runs from {low} to {high}"),
+        default=5,
+        help="tracks to report (default 5)",
+    )
+    p.add_argument("--export", metavar="DIR", help="write the tracks found as track files")
+    _sweep(add.add("sweep", commands.sweep, "profile every legal track (or a sample) into Parquet"))
+    _find(add.add("find", commands.find, "query a sweep: filter, sort, export the best tracks"))
+
+
+def _sweep(p: argparse.ArgumentParser) -> None:
+    add_argument(p, build_players(required=True))
+    _space_game(p)
+    p.add_argument(
+        "--sample",
+        type=bounded(1, 10**9, "a sample is {low} to {high} tracks"),
+        metavar="K",
+        help="a uniform sample of K tracks",
+    )
+    p.add_argument(
+        "--sample-seed",
+        type=seed_type,
+        help="draws the sample (default: --seed), so two sweeps of one sample can race others",
+    )
+    p.add_argument(
+        "--races",
+        type=_profile_races,
+        default=PROFILE_RACES,
+        help=f"races per track (default {PROFILE_RACES:,})",
+    )
+    p.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    _precision(p, most=None)
+    p.add_argument(
+        "--characters",
+        action="store_true",
+        help="also each character's exact solo rounds (8 more solves a track: slower)",
+    )
+    p.add_argument(
+        "--workers", type=_workers, help="local worker processes (default: one per core)"
+    )
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
+    p.add_argument("--out", required=True, metavar="DIR", help="the sweep's folder")
+    p.add_argument(
+        "--partition-size",
+        type=bounded(1, 100_000, "a partition holds {low} to {high} tracks"),
+        default=500,
+        help="tracks per Parquet file",
+    )
+
+
+def _find(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", metavar="DIR", help="a sweep's folder (trackkit sweep --out)")
+    p.add_argument("--length", metavar="A..B", help="mean rounds from A to B (A.. or ..B)")
+    p.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="KEY=A..B",
+        help="a figure from A to B (repeatable)",
+    )
+    p.add_argument(
+        "--sort",
+        default="balance",
+        help="a figure or balance, drama, length, exact, friction (default balance)",
+    )
+    direction = p.add_mutually_exclusive_group()
+    direction.add_argument("--ascending", dest="descending", action="store_false", default=None)
+    direction.add_argument("--descending", dest="descending", action="store_true", default=None)
+    p.add_argument(
+        "--top",
+        type=bounded(1, 1_000_000, "--top is {low} to {high}"),
+        default=10,
+        help="tracks to show (default 10)",
+    )
+    p.add_argument("--export", metavar="DIR", help="write the tracks shown as track files")
+
+
+def _game_command(game: str, command: Command) -> Handler:
+    """The handler of a game's own command: its tracks read (and of its game), its race
+    options built when it races, then its ``run``."""
+
+    def handle(args: argparse.Namespace) -> Shown | tuple[Shown, int]:
+        values: dict[str, Any] = dict(vars(args))
+        if "track" in values:
+            named = values["track"]
+            read = [
+                of_game(resolve_track(name, values.get("tileset")), game, command.name)
+                for name in (named if isinstance(named, list) else [named])
+            ]
+            values["track"] = read if isinstance(named, list) else read[0]
+        if command.races:
+            values["options"] = race_options(game, args)
+        return command.run(values)
+
+    return handle
+
+
+def _own(add: _Commands) -> None:
+    """Each game's own commands (a name two games declare goes to the first)."""
+    taken = set(add.sub.choices)
+    for game in rulesets():
+        for command in get_face(game).commands:
+            if command.name in taken:
+                continue
+            taken.add(command.name)
+            p = add.add(command.name, _game_command(game, command), command.help)
+            p.epilog = command.epilog
+            for argument in command.arguments:
+                add_argument(p, argument)
+            if command.races:
+                add_race_arguments(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole ``trackkit`` parser."""
+    from trackkit.cli import __doc__ as about
+
+    parser = Parser(prog="trackkit", description=(about or "").splitlines()[0])
+    add = _Commands(parser)
+    _shared(add)
+    _own(add)
+    return parser

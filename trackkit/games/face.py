@@ -1,0 +1,187 @@
+"""What a game shows: the front ends' side of the seam (:mod:`trackkit.games.base` is the
+engines' side).
+
+The command line, the app and the reports know no game. Each game folder holds, beside its
+ruleset, a ``face`` package whose ``FACE`` implements :class:`Face`:
+
+- ``options``: the game's own race options (:class:`Argument`: a name, a type, bounds and
+  help), from which the command line builds its flags and the app its widgets, and
+  ``race_options`` that turns the chosen values into the ruleset's options object;
+- its texts, each a :class:`Shown` (JSON-ready data and the text for people):
+  ``presets_table``, ``show``, ``race`` (one race told turn by turn) and ``compare``
+  (tracks side by side);
+- ``track_text``: a track written as the game's track file (paths in it relative to the
+  folder it goes to);
+- ``commands``: commands of its own (:class:`Command`), such as Yummell's ``tiles`` or
+  Snow Tails' ``tournament``.
+
+A face may use the shared layers above the games (simulation, exploring, reports); the
+rest of a game folder may not (``tests/test_layers.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
+
+from trackkit.games.base import KNOWN, Options, get_ruleset
+
+Kind = Literal["int", "float", "choice", "names", "switch", "text"]
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One value a user gives a command: a race option of a game, or an argument of a
+    game's own command.
+
+    ``name`` is the keyword the game reads (and, with dashes, the command-line flag);
+    ``kind`` how it is typed: ``int`` and ``float`` within ``low``..``high``, ``choice`` one
+    of ``choices``, ``names`` a comma-separated list, ``switch`` on or off (its flag turns
+    the ``default`` over: a switch on by default is given as ``--no-NAME``), ``text`` any
+    text, read by ``parse`` when given (which raises ``ValueError`` with the reason).
+    ``positional`` arguments are given without a flag; ``count`` values are given at once
+    (``"*"``: any number). ``rule`` says the bounds in words for an error, with ``{low}``
+    and ``{high}``; ``short`` is a one-letter flag beside the long one (``-o``).
+    """
+
+    name: str
+    help: str
+    kind: Kind = "text"
+    default: Any = None
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    parse: Callable[[str], Any] | None = None
+    metavar: str | None = None
+    required: bool = False
+    positional: bool = False
+    count: int | str | None = None
+    short: str | None = None
+    rule: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: ``--start-paths``, or ``--no-encounters`` for a switch
+        that is on unless turned off."""
+        dashed = self.name.replace("_", "-")
+        if self.kind == "switch" and self.default is True:
+            return f"--no-{dashed}"
+        return f"--{dashed}"
+
+
+class Shown(NamedTuple):
+    """What a command shows: ``data`` for ``--json`` and other programs, ``text`` for
+    people. Either may be an iterator of lines instead (JSON Lines, a long listing),
+    printed as they come."""
+
+    data: Any
+    text: str | Iterator[str]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command of one game's own: its ``arguments``, and ``run``, which takes their
+    values by name (a positional ``track`` already read: a preset or a file) and returns
+    what to show, or ``(shown, exit code)``. A command that ``races`` also takes the
+    game's race options (players, policy, content, seed and the game's own), given to
+    ``run`` built, as ``options``."""
+
+    name: str
+    help: str
+    arguments: tuple[Argument, ...]
+    run: Callable[..., Shown | tuple[Shown, int]]
+    epilog: str | None = None
+    races: bool = False
+
+
+@runtime_checkable
+class Face(Protocol):
+    """A game's front-end side (see the module docstring)."""
+
+    options: tuple[Argument, ...]
+    commands: tuple[Command, ...]
+
+    def race_options(
+        self,
+        players: int,
+        policies: tuple[str, ...],
+        content: str | Path | None,
+        chosen: Mapping[str, Any],
+    ) -> Options: ...
+
+    def presets_table(self) -> Shown: ...
+
+    def show(self, track: Any) -> Shown: ...
+
+    def race(self, track: Any, options: Any, seed: int) -> Shown: ...
+
+    def compare(
+        self,
+        tracks: Mapping[str, Any],
+        options: Any,
+        *,
+        races: int,
+        seed: int,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Shown: ...
+
+    def track_text(self, track: Any, folder: Path) -> str: ...
+
+
+_FACES: dict[str, Face] = {}
+
+
+def get_face(game: str | None = None) -> Face:
+    """The face of ``game`` (None: the default game): the ``FACE`` of the ``face`` package
+    beside its ruleset's module."""
+    ruleset = get_ruleset(game)
+    if ruleset.name not in _FACES:
+        package = KNOWN[ruleset.name].rsplit(".", 1)[0]
+        face = import_module(f"{package}.face").FACE
+        if not isinstance(face, Face):
+            raise TypeError(f"{package}.face.FACE does not implement the Face protocol")
+        _FACES[ruleset.name] = face
+    return _FACES[ruleset.name]
+
+
+def face_of(track: Any) -> Face:
+    """The face of ``track``'s game."""
+    return get_face(track.game)
+
+
+def policies_of(text: str) -> tuple[str, ...]:
+    """``--policy`` as typed: one policy for every racer, or one per racer separated by
+    commas (each game's options refuse a name it does not know)."""
+    return tuple(name.strip() for name in text.split(","))
+
+
+def games_with(capability: str) -> tuple[str, ...]:
+    """The games whose ruleset has ``capability`` (an optional method such as
+    ``track_space``), in the registry's order."""
+    return tuple(name for name in KNOWN if getattr(get_ruleset(name), capability, None) is not None)
+
+
+def chosen_values(arguments: Sequence[Argument], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of ``arguments`` a user gave (a switch counts when turned over)."""
+    chosen = {}
+    for argument in arguments:
+        value = values.get(argument.name)
+        if value is None:
+            continue
+        chosen[argument.name] = value
+    return chosen
+
+
+SEED = Argument(
+    "seed",
+    "0 to 2**64 - 1 (default 0)",
+    "int",
+    default=0,
+    low=0,
+    high=2**64 - 1,
+    rule="the seed is a whole number from {low} to {high} (2**64 - 1)",
+)
+"""The seed of every random result, as a game's own command declares it."""

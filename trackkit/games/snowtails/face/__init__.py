@@ -1,0 +1,131 @@
+"""Snow Tails' face: its race options, texts, track files and the tournament command, as
+the shared command line and app read them (:class:`trackkit.games.face.Face`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from trackkit.errors import TrackkitError, shown
+from trackkit.games.base import get_ruleset
+from trackkit.games.face import Argument, Command, Shown
+from trackkit.games.snowtails.race import RaceOptions
+from trackkit.games.snowtails.track import SnowTrack
+
+OPTIONS = (
+    Argument(
+        "starting_dogs",
+        "the value of both starting dogs (default: the deck's, 2)",
+        "int",
+        low=1,
+        high=4,
+        metavar="1-4",
+        rule="the starting dogs are valued {low} to {high} (rulebook A.5)",
+    ),
+    Argument("first_round_bonus", "no bonus die in round 1", "switch", default=True),
+)
+
+
+def _tournament(values: Mapping[str, Any]) -> Shown:
+    from trackkit.games.snowtails.face.texts import tournament_summary, tournament_text
+    from trackkit.games.snowtails.race import play_tournaments
+
+    tracks = values["track"]
+    for track in tracks:  # each of Snow Tails (the command line read them for this game)
+        check = get_ruleset("snowtails").check_track(track)
+        if check.problems:
+            raise TrackkitError(f"{shown(track.name)}: {check.problems[0]}")
+    options = values["options"]
+    batch = play_tournaments(tracks, options, values["tournaments"], seed=values["seed"])
+    data = tournament_summary(
+        batch, [t.name for t in tracks], players=options.players, seed=values["seed"]
+    )
+    return Shown(data, tournament_text(data))
+
+
+COMMANDS = (
+    Command(
+        "tournament",
+        "Snow Tails: tournaments of three races (rulebook E)",
+        (
+            Argument("track", "the three tracks, in race order", positional=True, count=3),
+            Argument(
+                "tournaments",
+                "tournaments played (default 2,000)",
+                "int",
+                default=2_000,
+                low=1,
+                high=200_000,
+                rule="tournaments run from {low} to {high}",
+            ),
+        ),
+        _tournament,
+        races=True,
+    ),
+)
+
+
+class SnowTailsFace:
+    """What Snow Tails shows (see :class:`trackkit.games.face.Face`)."""
+
+    options = OPTIONS
+    commands = COMMANDS
+
+    def race_options(
+        self,
+        players: int,
+        policies: tuple[str, ...],
+        content: str | Path | None,
+        chosen: Mapping[str, Any],
+    ) -> RaceOptions:
+        loaded = get_ruleset("snowtails").load_content(content)
+        return RaceOptions(
+            players=players,
+            policy=policies[0] if len(policies) == 1 else policies,
+            starting_value=chosen.get("starting_dogs"),
+            bonus_first_round=chosen.get("first_round_bonus", True),
+            deck=loaded.deck,
+            components=loaded.components,
+        )
+
+    def presets_table(self) -> Shown:
+        from trackkit.games.snowtails.face.texts import presets_summary, presets_text
+
+        rows = presets_summary()
+        return Shown(rows, presets_text(rows))
+
+    def show(self, track: SnowTrack) -> Shown:
+        from trackkit.games.snowtails.face.texts import show_summary, show_text
+
+        data = show_summary(track)
+        return Shown(data, show_text(data))
+
+    def race(self, track: SnowTrack, options: RaceOptions, seed: int) -> Shown:
+        from trackkit.games.snowtails.face.texts import race_text
+        from trackkit.games.snowtails.race import record_race
+
+        sleds = record_race(track, options, seed=seed)
+        data = {"track": track.name, "seed": seed, **sleds.to_json()}
+        return Shown(data, race_text(sleds, track=track.name, seed=seed))
+
+    def compare(
+        self,
+        tracks: Mapping[str, SnowTrack],
+        options: RaceOptions,
+        *,
+        races: int,
+        seed: int,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Shown:
+        from trackkit.games.snowtails.face.texts import compare_text, compare_tracks
+
+        rows = compare_tracks(dict(tracks), options, races=races, seed=seed, progress=progress)
+        text = compare_text(rows, players=options.players, races=races, seed=seed)
+        return Shown([row.to_json() for row in rows], text)
+
+    def track_text(self, track: SnowTrack, folder: Path) -> str:
+        return track.to_toml()
+
+
+FACE = SnowTailsFace()
