@@ -65,21 +65,12 @@ def scene_svg(scene: Scene) -> str:
         return (x - left + MARGIN) * unit, (y - top + MARGIN + header) * unit
 
     body = [f'<rect x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="{PAPER}"/>']
-    title = (0.8, 1.2) if scene.note else (0.7, 1.1)  # size and baseline, in units
-    body.append(
-        _text_element(
-            scene.title,
-            title[0] * unit,
-            (MARGIN * unit, title[1] * unit),
-            INK,
-            bold=True,
-            central=False,
-        )
-    )
+    size, baseline = (0.8, 1.2) if scene.note else (0.7, 1.1)  # in units
+    title = Text((0, 0), scene.title, size, INK, "start", bold=True)
+    body.append(_text_element(title, (MARGIN * unit, baseline * unit), unit, central=False))
     if scene.note:
-        body.append(
-            _text_element(scene.note, 0.36 * unit, (MARGIN * unit, 1.85 * unit), INK, central=False)
-        )
+        note = Text((0, 0), scene.note, 0.36, INK, "start")
+        body.append(_text_element(note, (MARGIN * unit, 1.85 * unit), unit, central=False))
     body += _elements(scene.shapes, px, unit)
     body += _legend(scene, height)
     return _document(width, height, body, scene.title, declaration=True)
@@ -133,17 +124,7 @@ def _element(shape: Shape, px: Pixels, unit: float) -> str:
     if isinstance(shape, Spot):
         return ""
     if isinstance(shape, Text):
-        return _text_element(
-            shape.text,
-            shape.size * unit,
-            px(*shape.at),
-            shape.colour,
-            bold=shape.bold,
-            anchor=shape.anchor,
-            rotation=shape.rotation,
-            halo=shape.halo,
-            group=shape.group,
-        )
+        return _text_element(shape, px(*shape.at), unit)
     style = _style(shape)
     if isinstance(shape, Rectangle):
         x, y = px(shape.left, shape.top)
@@ -178,34 +159,24 @@ def _style(shape: Polygon | Rectangle | Circle | Line) -> str:
     return " " + " ".join(parts)
 
 
-def _text_element(
-    text: str,
-    size: float,
-    at: tuple[float, float],
-    colour: str,
-    *,
-    bold: bool = False,
-    anchor: str = "start",
-    central: bool = True,
-    rotation: float = 0.0,
-    halo: str | None = None,
-    group: str | None = None,
-) -> str:
+def _text_element(text: Text, at: tuple[float, float], unit: float, central: bool = True) -> str:
+    """``text`` written at pixel ``at``, centred on it vertically (``central``) or standing
+    on it."""
     x, y = at
-    parts = [f'x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{colour}"']
-    if anchor != "start":
-        parts.append(f'text-anchor="{anchor}"')
+    parts = [f'x="{_n(x)}" y="{_n(y)}" font-size="{_n(text.size * unit)}" fill="{text.colour}"']
+    if text.anchor != "start":
+        parts.append(f'text-anchor="{text.anchor}"')
     if central:
         parts.append('dominant-baseline="central"')
-    if bold:
+    if text.bold:
         parts.append('font-weight="bold"')
-    if rotation:
-        parts.append(f'transform="rotate({_n(rotation)}, {_n(x)}, {_n(y)})"')
-    if halo:
-        parts.append(f'stroke="{halo}" stroke-width="3" paint-order="stroke"')
-    if group:
-        parts.append(f'class="{escape(group)}"')
-    return f"<text {' '.join(parts)}>{escape(text)}</text>"
+    if text.rotation:
+        parts.append(f'transform="rotate({_n(text.rotation)}, {_n(x)}, {_n(y)})"')
+    if text.halo:
+        parts.append(f'stroke="{text.halo}" stroke-width="3" paint-order="stroke"')
+    if text.group:
+        parts.append(f'class="{escape(text.group)}"')
+    return f"<text {' '.join(parts)}>{escape(text.text)}</text>"
 
 
 def _marker_id(line: Line) -> str:
@@ -241,6 +212,7 @@ def _legend(scene: Scene, height: float) -> list[str]:
             return cx + sx * unit, ly + sy * unit
 
         elements += _elements(entry.swatch, swatch, unit)
-        elements.append(_text_element(entry.label, 0.37 * unit, (x + 0.8 * unit, ly), INK))
+        label = Text((0, 0), entry.label, 0.37, INK, "start")
+        elements.append(_text_element(label, (x + 0.8 * unit, ly), unit))
         x += LEGEND_STEP * unit
     return elements
