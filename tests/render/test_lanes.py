@@ -138,6 +138,7 @@ def test_the_figure_has_one_hover_entry_per_space(slug: str) -> None:
     assert firsts == {f"{a.segment} {a.lane} {a.index}" for a in course.spaces}
     assert not any(t.name == "heat" for t in figure.data)  # no colour bar
     assert {tuple(c) for c in trace.customdata} == {tuple(a) for a in course.spaces}
+    assert figure.data[0] is trace  # the first trace: a page reads the spaces from it
     assert figure.layout.title.text == track.name
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
     paths = [s for s in figure.layout.shapes if s.type == "path"]

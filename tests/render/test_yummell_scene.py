@@ -44,6 +44,10 @@ def test_tiles_lie_on_their_table_cells_with_their_numbers() -> None:
     numbers = [t.text for t in _of(scene, Text) if t.group is None]
     assert numbers == [str(p.tile) for p in track.placements]
     assert scene.bounds == (0.0, 0.0, 15.0, 10.0)
+    # where each placed tile lies, for a page to outline one a problem names
+    assert [(t.number, t.index, t.left, t.top, t.size) for t in scene.tiles] == [
+        (p.tile, i, p.x * 5, p.y * 5, 5) for i, p in enumerate(track.placements)
+    ]
 
 
 def test_links_arrows_junctions_starts_and_finish() -> None:

@@ -5,10 +5,10 @@ Polygons, rectangles, circles and plain lines become the layout's shapes, under
 everything else and in the scene's order; a line with a head becomes an arrow, turned
 words an annotation. Other words are text traces, one per group (their ``hover`` said
 on the words themselves). Spots, and any other shape with a ``hover`` or a ``key``,
-become invisible markers, one trace per group, each carrying its ``key`` as
-``customdata``: with hover looking for the nearest point at any distance, a click
-anywhere selects the nearest spot, so an app can tell what was clicked. Rows grow
-downwards, one unit as long across as up.
+become invisible markers, one trace per group (the figure's first traces, in the
+scene's order), each carrying its ``key`` as ``customdata``: with hover looking for
+the nearest point at any distance, a click anywhere selects the nearest spot, so an
+app can tell what was clicked. Rows grow downwards, one unit as long across as up.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def scene_figure(scene: Scene, *, title: str | None = None) -> go.Figure:
         elif not isinstance(shape, Text | Spot):
             shapes.append(_layout_shape(shape))
     figure = go.Figure()
+    figure.add_traces(_spot_traces(scene))  # the scene's first spots are the first trace
     figure.add_traces(_word_traces(scene))
-    figure.add_traces(_spot_traces(scene))
     figure.add_traces(_legend(scene))
     _lay_out(figure, scene, shapes, annotations, title or scene.title)
     return figure

@@ -129,6 +129,7 @@ def course_scene(track: SnowTrack) -> Scene:
     shapes: list[Shape] = [
         *_off_course(board),
         *_spaces(board),
+        *_space_spots(board),  # the figure's first spots: its first trace
         *_segment_edges(board),
         *_start_lanes(board),
         *_lines(board),
@@ -136,7 +137,6 @@ def course_scene(track: SnowTrack) -> Scene:
         *_markers(board),
         *_trees(board),
         *_travel_arrow(board),
-        *_space_spots(board),
     ]
     left, bottom, right, top = _picture_bounds(board)
     return Scene(

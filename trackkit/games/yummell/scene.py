@@ -62,6 +62,26 @@ Cells = Iterable[tuple[int, int]]
 
 
 @dataclass(frozen=True)
+class TileBox:
+    """Where a placed tile lies on the table: its number, its placing order (0 first) and
+    its square box, in squares."""
+
+    number: int
+    index: int
+    left: float
+    top: float
+    size: float
+
+
+@dataclass(frozen=True)
+class TileScene(Scene):
+    """A Yummell scene, which also says where each placed tile lies (so a page can
+    outline a tile a problem names)."""
+
+    tiles: tuple[TileBox, ...] = ()
+
+
+@dataclass(frozen=True)
 class _Square:
     id: str
     tile: int
@@ -77,7 +97,7 @@ def track_scene(
     highlight_cells: Cells = (),
     clickable_cells: Cells = (),
     palette: bool = False,
-) -> Scene:
+) -> TileScene | Scene:
     """The scene of ``track`` (unusable placements, such as an unknown tile, left out).
 
     ``highlight_cells`` (table cells) are outlined as places the next tile may go;
@@ -102,13 +122,20 @@ def track_scene(
     shapes += _starts(composed, squares)
     shapes += _finish(composed, squares)
     shapes += _cell_spots(clickable, grid)
-    return Scene(
+    tiles = tuple(
+        TileBox(
+            item.tile.number, item.index, item.placement.x * grid, item.placement.y * grid, grid
+        )
+        for item in composed.placed
+    )
+    return TileScene(
         track.name,
         tuple(shapes),
         _bounds(composed, grid, clickable),
         unit=UNIT,
         legend=_legend(),
         places=MappingProxyType({s.id: s.centre for s in squares}),
+        tiles=tiles,
     )
 
 
