@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -23,6 +23,7 @@ from trackkit.app.common import (
 from trackkit.app.picture import picture_downloads
 from trackkit.board.geometry import ROTATIONS
 from trackkit.board.problems import Problem
+from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.design import (
     Design,
@@ -44,6 +45,14 @@ from trackkit.validate import Report, validate
 PROBLEM_COLOUR = "#c0392b"
 
 
+class Choice(NamedTuple):
+    """The tile chosen to place next, its rotation and the placements where it fits."""
+
+    tile: int | None = None
+    rotation: int = 0
+    fits: tuple[Placement, ...] = ()
+
+
 def page() -> None:
     st.title("Design a track")
     current = design()
@@ -56,7 +65,33 @@ def page() -> None:
         folder, tileset = None, tiles()
     if "notice" in st.session_state:
         st.toast(st.session_state.pop("notice"), icon=":material/undo:")
+    _start_from(current)
 
+    naming, rule = st.columns(2)
+    name = naming.text_input("Track name", current.track.name)
+    if name != current.track.name:
+        set_design(current.renamed(name))
+        current = design()
+    track = current.track
+
+    players = _building_rule(rule)
+
+    entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
+    complete = is_complete(track, tileset)
+    # nothing to check on an empty table (the building rule would call it a dead end)
+    report = validate(track, tileset, players, partial=not complete) if track.placements else None
+    _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
+    controls, board = st.columns([1, 3])
+    with controls:
+        choice = _controls(current, entries, report, complete, folder)
+    with board:
+        _board(current, tileset, players, report, complete, choice)
+    _validation_panel(track, players, report, complete)
+    _downloads(track)
+
+
+def _start_from(current: Design) -> None:
+    """Start afresh: an empty table, a preset or a track file."""
     # a constant `expanded`: a changing one re-creates the expander and undoes the reader's toggle
     with st.expander("Start from… an empty table, a preset or a track file", expanded=False):
         left, middle, right = st.columns(3)
@@ -77,112 +112,120 @@ def page() -> None:
             if track is not None:
                 _replace(current, track, upload.name)
 
-    naming, rule = st.columns(2)
-    name = naming.text_input("Track name", current.track.name)
-    if name != current.track.name:
-        set_design(current.renamed(name))
-        current = design()
+
+def _controls(
+    current: Design,
+    entries: dict[int, Any],
+    report: Report | None,
+    complete: bool,
+    folder: Any,
+) -> Choice:
+    """The column beside the board: a refusal, the next tile (or the track complete), the
+    buttons and the tiles' thumbnails; the tile chosen."""
     track = current.track
-
-    players = _building_rule(rule)
-
-    entries = {entry.tile.number: entry for entry in next_tiles(track, tileset, players)}
-    complete = is_complete(track, tileset)
-    # nothing to check on an empty table (the building rule would call it a dead end)
-    report = validate(track, tileset, players, partial=not complete) if track.placements else None
-    _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
-    controls, board = st.columns([1, 3])
-    chosen, rotation, fits = None, 0, ()
-    with controls:
-        # a refusal goes first, level with the top of the board that was clicked
-        explanation = st.session_state.get("explain")
-        if explanation and explanation[0] == track:
-            st.warning(explanation[1])
-        if complete:
-            st.subheader("Track complete")
-            if report is not None and report.ok:
-                st.success(
-                    "The finish tile is placed: the track is built. Race it or compare "
-                    "it (pages on the left), download it below, or Undo to change it."
-                )
-            else:
-                st.warning(
-                    "The finish tile is placed, but the track breaks a rule (see "
-                    "Validation below). Undo to change it."
-                )
+    choice = Choice()
+    # a refusal goes first, level with the top of the board that was clicked
+    explanation = st.session_state.get("explain")
+    if explanation and explanation[0] == track:
+        st.warning(explanation[1])
+    if complete:
+        st.subheader("Track complete")
+        if report is not None and report.ok:
+            st.success(
+                "The finish tile is placed: the track is built. Race it or compare "
+                "it (pages on the left), download it below, or Undo to change it."
+            )
         else:
-            st.subheader("Next tile")
-            chosen, rotation = _palette(entries, track)
-            fits = entries[chosen].fits if chosen is not None else ()
-            if track.placements and chosen is not None:
-                _hint(chosen, rotation, fits, entries)
-        if st.button(
-            "Place next tile",
-            width="stretch",
-            disabled=chosen is None,
-            help="Put the chosen tile where it fits, at the rotation chosen if it fits so",
-        ):
-            if not track.placements:
-                _place(current, Placement(chosen, 0, 0, rotation))
-            elif fits:
-                _place(current, next((p for p in fits if p.rotation == rotation), fits[0]))
-            else:
-                _explain(track, f"Tile {chosen} has no legal place next: choose another tile.")
-        a, b, c = st.columns(3)
-        if a.button("Undo", width="stretch", disabled=not current.can_undo):
-            _place_design(current.undo())
-        if b.button("Redo", width="stretch", disabled=not current.can_redo):
-            _place_design(current.redo())
-        if c.button("Clear", width="stretch", disabled=not track.placements):
-            _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
-        if not complete:
-            _thumbnails(entries, folder)
+            st.warning(
+                "The finish tile is placed, but the track breaks a rule (see "
+                "Validation below). Undo to change it."
+            )
+    else:
+        st.subheader("Next tile")
+        chosen, rotation = _palette(entries, track)
+        fits = tuple(entries[chosen].fits) if chosen is not None else ()
+        choice = Choice(chosen, rotation, fits)
+        if track.placements and chosen is not None:
+            _hint(chosen, rotation, fits, entries)
+    if st.button(
+        "Place next tile",
+        width="stretch",
+        disabled=choice.tile is None,
+        help="Put the chosen tile where it fits, at the rotation chosen if it fits so",
+    ):
+        if not track.placements:
+            _place(current, Placement(choice.tile, 0, 0, choice.rotation))
+        elif choice.fits:
+            fitting = (p for p in choice.fits if p.rotation == choice.rotation)
+            _place(current, next(fitting, choice.fits[0]))
+        else:
+            _explain(track, f"Tile {choice.tile} has no legal place next: choose another tile.")
+    a, b, c = st.columns(3)
+    if a.button("Undo", width="stretch", disabled=not current.can_undo):
+        _place_design(current.undo())
+    if b.button("Redo", width="stretch", disabled=not current.can_redo):
+        _place_design(current.redo())
+    if c.button("Clear", width="stretch", disabled=not track.placements):
+        _place_design(current.clear(), "Table cleared: Undo brings the tiles back.")
+    if not complete:
+        _thumbnails(entries, folder)
+    return choice
 
-    with board:
-        cells = [] if complete else _clickable_cells(track)
-        ghost = _ghost_placements(track, chosen, rotation, fits)
-        try:
-            figure = track_figure(
-                track,
-                tileset,
-                highlight_cells=sorted({p.cell for p in fits}) if track.placements else [],
-                clickable_cells=cells,
-                ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
-            )
-        except CostLimitError as refusal:  # the rest of the page works without the board
-            st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
-            figure = None
-        if figure is not None and report is not None:
-            outline_problem_tiles(figure, build_scene(track, tileset), report.problems)
-        event = None
-        if figure is not None:
-            event = st.plotly_chart(
-                figure,
-                on_select="rerun",
-                selection_mode="points",
-                width="stretch",
-                key=f"table-{st.session_state.get('table_version', 0)}",
-            )
-        if not complete and figure is not None:
-            st.caption(
-                "Click anywhere in a table cell to place the chosen tile there; green "
-                "outlines and the faint tile show where it may go and how it would lie."
-            )
-        clicked = _clicked_cell(event)
-        if clicked is not None and chosen is not None:
-            # on a cell where the tile fits, it turns to fit (the chosen rotation first)
-            here = [p for p in fits if p.cell == clicked]
-            placement = next(
-                (p for p in here if p.rotation == rotation),
-                here[0] if here else Placement(chosen, clicked[0], clicked[1], rotation),
-            )
-            check = check_placement(track, placement, tileset, players)
-            if check.allowed or not track.placements:
-                _place(current, placement)
-            else:
-                _explain(track, check.explain())
 
-    _validation_panel(track, players, report, complete)
+def _board(
+    current: Design,
+    tileset: TileSet,
+    players: int | None,
+    report: Report | None,
+    complete: bool,
+    choice: Choice,
+) -> None:
+    """The table as drawn, clickable where the chosen tile may go; a click places it."""
+    track = current.track
+    cells = [] if complete else _clickable_cells(track)
+    ghost = _ghost_placements(track, choice.tile, choice.rotation, choice.fits)
+    try:
+        figure = track_figure(
+            track,
+            tileset,
+            highlight_cells=sorted({p.cell for p in choice.fits}) if track.placements else [],
+            clickable_cells=cells,
+            ghosts=[build_scene(Track("", (g,)), tileset) for g in ghost],
+        )
+    except CostLimitError as refusal:  # the rest of the page works without the board
+        st.warning(f"The table is not drawn: {refusal}. Undo, Clear or open another track.")
+        return
+    if report is not None:
+        outline_problem_tiles(figure, build_scene(track, tileset), report.problems)
+    event = st.plotly_chart(
+        figure,
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        key=f"table-{st.session_state.get('table_version', 0)}",
+    )
+    if not complete:
+        st.caption(
+            "Click anywhere in a table cell to place the chosen tile there; green "
+            "outlines and the faint tile show where it may go and how it would lie."
+        )
+    clicked = _clicked_cell(event)
+    if clicked is not None and choice.tile is not None:
+        # on a cell where the tile fits, it turns to fit (the chosen rotation first)
+        here = [p for p in choice.fits if p.cell == clicked]
+        placement = next(
+            (p for p in here if p.rotation == choice.rotation),
+            here[0] if here else Placement(choice.tile, clicked[0], clicked[1], choice.rotation),
+        )
+        check = check_placement(track, placement, tileset, players)
+        if check.allowed or not track.placements:
+            _place(current, placement)
+        else:
+            _explain(track, check.explain())
+
+
+def _downloads(track: Track) -> None:
+    """The track as a file, as pictures and as a link."""
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),

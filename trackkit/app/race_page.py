@@ -4,7 +4,7 @@ first: the verdict of the races' profile against an average track), replay one."
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -69,12 +69,63 @@ def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord, Prof
     return {}
 
 
+class RaceChoices(NamedTuple):
+    """What the reader chose on the page: the players and the rules of the races, how
+    many and from which seed, and the characters and advantages named."""
+
+    players: int
+    policy: str
+    deck: str
+    encounters: bool
+    start_paths: str
+    races: int
+    seed: int
+    characters: tuple[str, ...]
+    advantages: tuple[str, ...]
+
+
 def page() -> None:
     st.title("Race")
     track = choose_track("race")
     if track is not None:
         picture_downloads(track, key="race")
     content = load_content()
+    chosen = _choices(track, content)
+    if track is None:
+        return
+    warn_if_illegal([track], chosen.players)
+    try:
+        options = RaceOptions(
+            players=chosen.players,
+            characters=chosen.characters,
+            advantages=chosen.advantages,
+            deck=chosen.deck,
+            encounters=chosen.encounters,
+            policy=chosen.policy,
+            start_paths=chosen.start_paths,
+            content=content,
+        )
+    except TrackkitError as error:
+        st.info(str(error))
+        return
+    key = (track.to_toml(), *chosen)
+    cache = _results()
+    start = st.button("Run races", type="primary")
+    if start and key not in cache:
+        wait_for_engine()
+    reference = reference_races(chosen.races)
+
+    def profiled(result: SimulationResult) -> Profiled:
+        return races_profile(track, result, reference)
+
+    asked = RacesAsked(track, options, chosen.races, chosen.seed, record_race)
+    run = cached_run(cache, KEEP_RUNS, key, asked, start, then=profiled, reference=reference)
+    if run is not None:
+        _show(track, *run)
+
+
+def _choices(track: Track | None, content: Any) -> RaceChoices:
+    """The page's widgets, each kept across pages, and what they hold."""
     left, right = st.columns(2)
     players = players_slider(left)
     policy = kept(
@@ -141,48 +192,17 @@ def page() -> None:
         options=content.advantage_names,
         max_selections=players,
     )
-    if track is None:
-        return
-    warn_if_illegal([track], players)
-    try:
-        options = RaceOptions(
-            players=players,
-            characters=tuple(characters),
-            advantages=tuple(advantages),
-            deck=deck,
-            encounters=encounters,
-            policy=policy,
-            start_paths=start_paths,
-            content=content,
-        )
-    except TrackkitError as error:
-        st.info(str(error))
-        return
-    key = (
-        track.to_toml(),
+    return RaceChoices(
         players,
-        tuple(characters),
-        tuple(advantages),
+        policy,
         deck,
         encounters,
-        policy,
         start_paths,
         int(races),
         int(seed),
+        tuple(characters),
+        tuple(advantages),
     )
-    cache = _results()
-    start = st.button("Run races", type="primary")
-    if start and key not in cache:
-        wait_for_engine()
-    reference = reference_races(int(races))
-
-    def profiled(result: SimulationResult) -> Profiled:
-        return races_profile(track, result, reference)
-
-    asked = RacesAsked(track, options, int(races), int(seed), record_race)
-    run = cached_run(cache, KEEP_RUNS, key, asked, start, then=profiled, reference=reference)
-    if run is not None:
-        _show(track, *run)
 
 
 def races_profile(track: Track, result: SimulationResult, reference: int) -> Profiled:
