@@ -9,7 +9,7 @@ the scene ``places`` their nodes.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
@@ -129,9 +129,17 @@ def with_ghosts(scene: Scene, ghosts: Iterable[Scene]) -> Scene:
     return dataclasses.replace(scene, shapes=(*rest, *faint, *spots))
 
 
-def _pawns(scene: Scene, where: Sequence[str], names: Sequence[str]) -> list[go.Scatter]:
+Describe = Callable[[Hashable], str]  # a square or space in words, for a pawn's hover
+
+
+def _pawns(
+    scene: Scene,
+    where: Sequence[Hashable],
+    names: Sequence[str],
+    describe: Describe = square_name,
+) -> list[go.Scatter]:
     """One trace per player, in seat order; a player off the board has no point."""
-    taken: dict[str, int] = {}
+    taken: dict[Hashable, int] = {}
     traces = []
     for player, (square, name) in enumerate(zip(where, names, strict=True)):
         x: float | None = None
@@ -153,7 +161,10 @@ def _pawns(scene: Scene, where: Sequence[str], names: Sequence[str]) -> list[go.
                 ),
                 text=[str(player + 1)],
                 textfont=dict(color="white", size=11),
-                hovertext=[f"{player + 1}. {name}: {square_name(square)}"],
+                hovertext=[
+                    f"{player + 1}. {name}: "
+                    + (describe(square) if square in scene.places else "off the board")
+                ],
                 hoverinfo="text",
                 name=f"{player + 1}. {name}",
                 legendgroup="pawns",
@@ -163,12 +174,17 @@ def _pawns(scene: Scene, where: Sequence[str], names: Sequence[str]) -> list[go.
 
 
 def pawn_figure(
-    scene: Scene, where: Sequence[str], names: Sequence[str], title: str | None = None
+    scene: Scene,
+    where: Sequence[Hashable],
+    names: Sequence[str],
+    title: str | None = None,
+    describe: Describe = square_name,
 ) -> go.Figure:
     """The track with one pawn per player on the node ``where[player]`` (any other value,
-    such as the start, draws no pawn). The legend lists only the pawns."""
+    such as the start, draws no pawn), ``describe`` naming it on hover. The legend lists
+    only the pawns."""
     figure = scene_figure(dataclasses.replace(scene, legend=()))
-    figure.add_traces(_pawns(scene, where, names))
+    figure.add_traces(_pawns(scene, where, names, describe))
     figure.update_layout(
         legend=dict(orientation="h", yanchor="top", y=-0.02, x=0), margin=dict(b=40)
     )
@@ -178,7 +194,11 @@ def pawn_figure(
 
 
 def race_animation(
-    scene: Scene, rounds: Sequence[Sequence[str]], names: Sequence[str], shown: int
+    scene: Scene,
+    rounds: Sequence[Sequence[Hashable]],
+    names: Sequence[str],
+    shown: int,
+    describe: Describe = square_name,
 ) -> go.Figure:
     """:func:`pawn_figure` after round ``shown`` of ``rounds`` (where everyone stands after
     each round; item 0 before the race), with a play button that moves the pawns through
@@ -186,12 +206,12 @@ def race_animation(
     the track and the frames' pawns are too many to draw."""
     # the frames' pawns on top of the track: checked before either is built
     PLOT_POINTS.check(figure_cost(scene) + len(rounds) * len(names), figure_name(scene.title))
-    figure = pawn_figure(scene, rounds[shown], names, title=f"After round {shown}")
+    figure = pawn_figure(scene, rounds[shown], names, f"After round {shown}", describe)
     first = len(figure.data) - len(names)
     figure.frames = [
         go.Frame(
             name=str(number),
-            data=_pawns(scene, where, names),
+            data=_pawns(scene, where, names, describe),
             traces=list(range(first, len(figure.data))),
             layout=dict(title=dict(text=f"After round {number}")),
         )
