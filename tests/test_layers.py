@@ -135,9 +135,6 @@ NOT_YET_GENERIC = {
     "trackkit.app.snow_design_page",
     "trackkit.app.snow_race_page",
     "trackkit.design",
-    "trackkit.render.lanes",
-    "trackkit.render.plot",
-    "trackkit.render.svgdraw",
 }
 
 

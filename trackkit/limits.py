@@ -101,7 +101,7 @@ CANVAS_PIXELS = Limit(
     "the app's board or render -o FILE.html, draws it without a canvas)",
 )
 # What a Plotly figure draws: its points, shapes and annotations (the browser draws each).
-# The presets need 120 to 760 (up to 660 on the Design page with its click layer), the
+# The presets need 160 to 790 (up to 730 on the Design page with its click layer), the
 # longest race's animation about 3,500; a board of 60 segments in a staircase about 20,000
 # (2 s to build); the longest legal Snow Tails board 65,000 (6 s, 8 MB of page).
 PLOT_POINTS = Limit(

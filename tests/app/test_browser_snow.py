@@ -55,13 +55,17 @@ def test_a_race_draws_where_sleds_collide(page: Page, app_url: str) -> None:
     page.get_by_role("button", name="Run races").click()
     page.get_by_text("Where sleds collide").wait_for(timeout=240_000)
     _settle(page)
-    # the heat map: the board with a colour bar in "per race"
+    # the heat map: the board with a colour bar in "per race"; then the sample race
+    # replayed on the board
     charts = page.locator(".js-plotly-plot")
-    expect(charts).to_have_count(3)
+    expect(charts).to_have_count(4)
     heat = charts.nth(2)
     heat.scroll_into_view_if_needed()
     expect(heat.locator(".colorbar")).to_have_count(1)
     expect(page.get_by_text("A sample race:")).to_have_count(1)
+    replay = charts.nth(3)
+    replay.scroll_into_view_if_needed()
+    expect(replay.get_by_text("▶ Play the race")).to_have_count(1)
 
 
 def _trees(page: Page, count: int) -> None:

@@ -298,7 +298,7 @@ def test_any_track_is_drawn_within_the_limits_or_refused(
 def test_a_race_animation_counts_its_frames_pawns(app_limits) -> None:
     scene = build_scene(yummell_presets.load_preset("first-run"))
     names = [f"p{i}" for i in range(8)]
-    start = [s.id for s in scene.squares[:8]]
+    start = list(scene.places)[:8]
     # the longest Yummell race (400 rounds) of 8 players is drawn within the app's limit
     figure = race_animation(scene, [start] * 401, names, 1)
     assert len(figure.frames) == 400

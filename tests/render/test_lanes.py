@@ -8,8 +8,9 @@ import pytest
 
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.scene import CLOSED, START, TRIGGER
 from trackkit.games.snowtails.track import Address, SnowTrack, parse_track
-from trackkit.render.lanes import CLOSED, START, TRIGGER, lane_figure, lane_png, lane_svg
+from trackkit.render.lanes import lane_figure, lane_png, lane_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -39,8 +40,15 @@ def _svg(track: SnowTrack) -> ET.Element:
     return ET.fromstring(lane_svg(track))
 
 
-def _with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if e.get("class") == name]
+def _with_class(root: ET.Element, name: str, tag: str | None = None) -> list[ET.Element]:
+    return [
+        e for e in root.iter() if e.get("class") == name and (tag is None or e.tag == SVG + tag)
+    ]
+
+
+def _firs(root: ET.Element) -> int:
+    """The firs drawn: each stands on one trunk."""
+    return len(_with_class(root, "tree", "rect"))
 
 
 def _texts(root: ET.Element) -> list[str]:
@@ -68,7 +76,7 @@ def test_the_picture_is_svg_naming_the_track_its_buildings_and_lines(slug: str) 
 def test_one_tree_mark_per_tree(slug: str) -> None:
     track = load_preset(slug)
     assert track.trees
-    assert len(_with_class(_svg(track), "tree")) == len(track.trees)
+    assert _firs(_svg(track)) == len(track.trees)
 
 
 @pytest.mark.parametrize("slug", PRESET_SLUGS)
@@ -93,7 +101,7 @@ def test_markers_closed_spaces_and_a_branch_off_the_course() -> None:
     course = build_course(track)
     root = _svg(track)
     assert len(_with_class(root, "marker")) == 6  # five close the branch, one on the course
-    assert len(_with_class(root, "tree")) == 1  # the tree off the board is left out
+    assert _firs(root) == 1  # the tree off the board is left out
     closed = sum(p.get("fill") == CLOSED for p in root.iter(f"{SVG}path"))
     assert closed == len(course.closed) == 2 * 5 + 1  # two rows past the run-off, a marker
 
@@ -128,7 +136,9 @@ def test_the_figure_has_one_hover_entry_per_space(slug: str) -> None:
     assert len(trace.hovertext) == len(trace.x) == len(course.spaces)
     firsts = {text.split("<br>")[0] for text in trace.hovertext}
     assert firsts == {f"{a.segment} {a.lane} {a.index}" for a in course.spaces}
-    assert not trace.marker.showscale
+    assert not any(t.name == "heat" for t in figure.data)  # no colour bar
+    assert {tuple(c) for c in trace.customdata} == {tuple(a) for a in course.spaces}
+    assert figure.data[0] is trace  # the first trace: a page reads the spaces from it
     assert figure.layout.title.text == track.name
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
     paths = [s for s in figure.layout.shapes if s.type == "path"]
@@ -140,8 +150,9 @@ def test_values_colour_the_spaces_and_add_a_colour_bar() -> None:
     values = {("pines", 3, 0): 12, Address("valley", 1, 5): 3.5}
     figure = lane_figure(track, values=values, title="Collisions")
     trace = _spaces_trace(figure)
-    assert trace.marker.showscale is True and trace.marker.colorbar is not None
-    assert (trace.marker.cmin, trace.marker.cmax) == (3.5, 12)
+    scale = next(t for t in figure.data if t.name == "heat").marker
+    assert scale.showscale is True and scale.colorbar.title.text == "value"
+    assert (scale.cmin, scale.cmax) == (3.5, 12)
     texts = list(trace.hovertext)
     assert any(t.startswith("pines 3 0") and t.endswith("value: 12") for t in texts)
     assert any(t.startswith("valley 1 5") and t.endswith("value: 3.5") for t in texts)
@@ -154,7 +165,7 @@ def test_values_colour_the_spaces_and_add_a_colour_bar() -> None:
 
 def test_the_figure_shows_trees_and_markers() -> None:
     figure = lane_figure(_marked())
-    names = {t.name: t for t in figure.data}
+    names = {t.name: t for t in figure.data if t.x[0] is not None}  # not the legend's
     assert len(names["tree"].x) == 1 and len(names["marker"].x) == 6
     hover = _spaces_trace(figure).hovertext
     assert any(t.startswith("c 1 1") and "closed (marker)" in t for t in hover)

@@ -12,8 +12,8 @@ from PIL import Image
 
 from trackkit.errors import ExistingFileError, TrackkitError
 from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.scene import TERRAIN_COLOURS
 from trackkit.render import render_to_file, track_png, track_svg
-from trackkit.render.layout import TERRAIN_COLOURS
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

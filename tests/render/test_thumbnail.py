@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from trackkit.render.layout import TERRAIN_COLOURS
-from trackkit.render.thumbnail import UNIT, tile_thumbnail_svg
+from trackkit.games.yummell.scene import PALETTE_UNIT as UNIT
+from trackkit.games.yummell.scene import TERRAIN_COLOURS
+from trackkit.render.thumbnail import tile_thumbnail_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -19,12 +19,15 @@ from trackkit.app.runs import (
     races_help,
 )
 from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, choose_track
+from trackkit.games.base import get_ruleset
+from trackkit.games.snowtails.face.replay import positions_by_round
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, record_race
 from trackkit.games.snowtails.ruleset import PLAYERS
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.limits import CostLimitError
 from trackkit.render.lanes import lane_figure
+from trackkit.render.overlays import race_animation
 from trackkit.report.export import download_name
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
@@ -164,6 +167,18 @@ def _heat(track: SnowTrack, result: SimulationResult, kind: str) -> go.Figure:
 
 def _replay(track: SnowTrack, record: RaceRecord) -> None:
     st.subheader(f"A sample race: {record.rounds} rounds")
+    sleds = [f"sled {k + 1}" for k in range(len(record.placings))]
+    positions = positions_by_round(record)
+    shown = st.slider("After round", 0, record.rounds, record.rounds, key="snow-replay-round")
+    try:
+        figure = race_animation(
+            get_ruleset("snowtails").scene(track), positions, sleds, shown, track.describe
+        )
+    except CostLimitError as refusal:  # the table below tells the race all the same
+        st.warning(f"The race is not drawn: {refusal}.")
+    else:
+        st.plotly_chart(figure, width="stretch", key="snow-replay")
+        st.caption("Press ▶ to watch the sleds move round by round; the table tells each turn.")
     rows = [
         {
             "Round": turn.round,

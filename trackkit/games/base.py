@@ -39,7 +39,12 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   (what a profile says of the track itself: squares, terrain…; the game then also counts
   the profile's drama and friction tallies, :mod:`trackkit.explore.profile`; its
   ``profile_choices``, if any, are the race options a profile uses); a game without one
-  sets it to None.
+  sets it to None;
+- optional: ``scene(track, **highlight)``, the track drawn as shapes (a
+  :class:`~trackkit.games.shapes.Scene`: polygons, circles, lines, words, clickable
+  spots), which :mod:`trackkit.render` draws as SVG, PNG and Plotly; ``highlight`` are
+  the game's own drawing options (Yummell: ``tileset``, ``highlight_cells``,
+  ``clickable_cells``). A game without one cannot be drawn, and says so.
 
 A game built from tiles (Yummell) is also a :class:`TileRuleset`: its ``square_schema``
 (the pydantic model a tile file's square fields must satisfy; they become the composed

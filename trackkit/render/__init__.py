@@ -1,4 +1,6 @@
-"""Drawing a track as it lies on the table: an SVG or PNG picture, or an interactive HTML page.
+"""Drawing a track of any game as its game declares it (``scene(track)``: shapes,
+:mod:`trackkit.games.shapes`), by one renderer: an SVG or PNG picture
+(:mod:`trackkit.render.svg`), or an interactive figure (:mod:`trackkit.render.figure`).
 
 >>> from trackkit.games.yummell.presets import load_preset
 >>> svg = track_svg(load_preset("first-run"))
@@ -16,12 +18,12 @@ import plotly.graph_objects as go
 
 from trackkit.board.datafile import output_path
 from trackkit.board.tiles import TileSet
-from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.limits import CANVAS_PIXELS
+from trackkit.render.figure import scene_figure
 from trackkit.render.layout import build_scene
-from trackkit.render.plot import scene_figure
-from trackkit.render.svgdraw import canvas_size, scene_to_svg
+from trackkit.render.overlays import heat_map, heat_of, with_ghosts
+from trackkit.render.svg import canvas_size, scene_svg
 
 SUFFIXES = (".svg", ".png", ".html")
 PNG_ZOOM = 2.0  # twice the SVG's pixels: sharp on a high-density screen and in print
@@ -43,12 +45,8 @@ def picture_name(track: Any, zoom: float) -> str:
 
 def picture_size(track: Any, tileset: TileSet | None = None) -> tuple[float, float]:
     """The width and height in pixels of the SVG picture of a track of any game (the PNG is
-    :data:`PNG_ZOOM` times as wide and high), found without drawing it."""
-    if isinstance(track, Track):
-        return canvas_size(build_scene(track, tileset))
-    from trackkit.render.lanes import lane_canvas_size
-
-    return lane_canvas_size(track)
+    :data:`PNG_ZOOM` times as wide and high), found from its scene without drawing it."""
+    return canvas_size(build_scene(track, tileset))
 
 
 def check_picture(track: Any, tileset: TileSet | None = None, zoom: float = 1.0) -> None:
@@ -57,16 +55,11 @@ def check_picture(track: Any, tileset: TileSet | None = None, zoom: float = 1.0)
     check_canvas(picture_size(track, tileset), zoom, picture_name(track, zoom))
 
 
-def track_svg(track: Track, tileset: TileSet | None = None) -> str:
-    """The SVG picture of ``track``; refused when its canvas is over the limit."""
-    return _track_svg(track, tileset, zoom=1.0)
-
-
-def _track_svg(track: Track, tileset: TileSet | None, zoom: float) -> str:
+def _picture_svg(track: Any, tileset: TileSet | None, zoom: float) -> str:
     """The SVG picture, its canvas checked at the ``zoom`` it will be drawn at."""
     scene = build_scene(track, tileset)
     check_canvas(canvas_size(scene), zoom, picture_name(track, zoom))
-    return scene_to_svg(scene)
+    return scene_svg(scene)
 
 
 def svg_to_png(svg: str, zoom: float = PNG_ZOOM) -> bytes:
@@ -77,43 +70,45 @@ def svg_to_png(svg: str, zoom: float = PNG_ZOOM) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom))
 
 
-def track_png(track: Track, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
-    """The picture of :func:`track_svg` as PNG bytes; refused before drawing when its
-    canvas at ``zoom`` is over the limit."""
-    return svg_to_png(_track_svg(track, tileset, zoom), zoom)
-
-
-def track_figure(track: Track, tileset: TileSet | None = None, **options: object) -> go.Figure:
-    """The Plotly figure of ``track`` (see :func:`trackkit.render.plot.scene_figure`)."""
-    return scene_figure(build_scene(track, tileset), **options)  # type: ignore[arg-type]
-
-
 def picture_svg(track: Any, tileset: TileSet | None = None) -> str:
-    """The SVG picture of a track of any game: tiles on the table, or a board of lanes."""
-    if isinstance(track, Track):
-        return track_svg(track, tileset)
-    from trackkit.render.lanes import lane_svg  # a printed board of lanes (Snow Tails)
-
-    return lane_svg(track)
+    """The SVG picture of a track of any game; refused when its canvas is over the limit."""
+    return _picture_svg(track, tileset, zoom=1.0)
 
 
 def picture_png(track: Any, tileset: TileSet | None = None, zoom: float = PNG_ZOOM) -> bytes:
     """The picture of :func:`picture_svg` as PNG bytes; refused before drawing when its
     canvas at ``zoom`` is over the limit."""
-    if isinstance(track, Track):
-        return track_png(track, tileset, zoom)
-    from trackkit.render.lanes import lane_png
+    return svg_to_png(_picture_svg(track, tileset, zoom), zoom)
 
-    return lane_png(track, zoom)
+
+def track_figure(
+    track: Any,
+    tileset: TileSet | None = None,
+    *,
+    heat: dict[str, float] | None = None,
+    ghosts: Any = (),
+    **options: Any,
+) -> go.Figure:
+    """The Plotly figure of a track of any game: ``options`` go to its game's scene (a
+    tile game's ``highlight_cells`` and ``clickable_cells``), ``ghosts`` (scenes) are
+    drawn faintly over it, and ``heat`` (node → value) colours it as a heat map."""
+    scene = build_scene(track, tileset, **options)
+    ghosts = list(ghosts)
+    if ghosts:
+        scene = with_ghosts(scene, ghosts)
+    if heat is not None:
+        return heat_map(scene, heat_of(heat, "value"))
+    return scene_figure(scene)
 
 
 def picture_figure(track: Any, tileset: TileSet | None = None) -> go.Figure:
     """The Plotly figure of a track of any game."""
-    if isinstance(track, Track):
-        return track_figure(track, tileset)
-    from trackkit.render.lanes import lane_figure
+    return track_figure(track, tileset)
 
-    return lane_figure(track)
+
+# the names of the pictures of a tile track, kept for the callers that use them
+track_svg = picture_svg
+track_png = picture_png
 
 
 def render_to_file(

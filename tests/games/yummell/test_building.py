@@ -194,3 +194,11 @@ def test_walking_shapes_counts_what_walking_tiles_counts(tileset: TileSet, playe
     tree = building_tree(players, tileset)
     assert (tree.legal_tracks, tree.dead_ends, tree.steps) == _tile_by_tile(players, tileset)
     assert tree.completions[()] == tree.legal_tracks
+
+
+@pytest.mark.parametrize("players", [None, 2, 5, 8])
+def test_an_empty_table_can_still_be_completed(players: int | None) -> None:
+    from trackkit.validate import validate
+
+    report = validate(Track("empty", ()), players=players, partial=True)
+    assert report.ok and report.completable is True  # it said dead-end before

@@ -135,6 +135,12 @@ class SnowTails:
     track_figures = None
     track_space = None
 
+    def scene(self, track: SnowTrack, **options: Any) -> Any:
+        """``track`` drawn as shapes (:func:`trackkit.games.snowtails.scene.course_scene`)."""
+        from trackkit.games.snowtails.scene import course_scene
+
+        return course_scene(track, **options)
+
     @property
     def max_rounds(self) -> int:
         from trackkit.games.snowtails.engine import MAX_ROUNDS

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
@@ -187,9 +187,14 @@ def can_complete(
 ) -> bool:
     """Whether a partial track can still be finished legally with the tiles left.
 
-    With no player count, it can be finished if the finish fits after the last tile.
+    With no player count, it can be finished if the finish fits after the last tile. An
+    empty table can be finished if a track begun with the start tile can (the grid has no
+    edge, so where and how the start tile lies does not matter).
     """
     tileset = tileset if tileset is not None else tileset_of(track)
+    if not track.placements:
+        begun = replace(track, placements=(Placement(tileset.start.number, 0, 0, 0),))
+        return can_complete(begun, tileset, players)
     if is_finished(track, tileset):
         return True
     edge = frontier(track, tileset, composed)

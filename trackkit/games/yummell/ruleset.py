@@ -314,6 +314,12 @@ class Yummell:
     def design_space(self, players: int, tileset: TileSet | None = None) -> Any:
         return building.explore_design_space(players, tileset or self.default_tileset())
 
+    def scene(self, track: Track, **options: Any) -> Any:
+        """``track`` drawn as shapes (:func:`trackkit.games.yummell.scene.track_scene`)."""
+        from trackkit.games.yummell.scene import track_scene
+
+        return track_scene(track, **options)
+
     def track_space(self, players: int, tileset: TileSet | None = None) -> TrackSpace:
         return TrackSpace(players, tileset if tileset is not None else self.default_tileset())
 

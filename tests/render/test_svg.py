@@ -1,4 +1,4 @@
-"""The SVG picture."""
+"""The SVG picture of a scene, and of every Yummell preset."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from trackkit.board.track import Track
+from trackkit.games.shapes import Circle, Line, Polygon, Rectangle, Scene, Spot, Text
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.scene import TERRAIN_COLOURS, UNIT
 from trackkit.render import track_svg
-from trackkit.render.layout import TERRAIN_COLOURS, build_scene
-from trackkit.render.svgdraw import UNIT
+from trackkit.render.layout import build_scene
+from trackkit.render.svg import canvas_size, scene_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -24,17 +26,16 @@ def test_every_preset_draws_as_valid_svg_with_its_squares() -> None:
         assert track.name in texts
         assert "FINISH" in texts and {"A", "B", "C"} <= set(texts)
         # one rounded box per square, in its terrain colour
-        colours = [r.get("fill") for r in root.iter(f"{SVG}rect")]
-        for terrain_colour in {s.colour for s in scene.squares}:
-            assert colours.count(terrain_colour) >= sum(
-                1 for s in scene.squares if s.colour == terrain_colour
-            )
+        boxes = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "square"]
+        assert len(boxes) == len(scene.places)
+        assert {r.get("fill") for r in boxes} <= set(TERRAIN_COLOURS.values())
+        assert all(r.get("rx") == "5" for r in boxes)
 
 
 def test_costs_are_written_in_the_squares() -> None:
     root = ET.fromstring(track_svg(load_preset("first-run")))
     numbers = [t.text for t in root.iter(f"{SVG}text") if t.text in {"1", "2", "3"}]
-    assert len(numbers) >= len(build_scene(load_preset("first-run")).squares)
+    assert len(numbers) >= len(build_scene(load_preset("first-run")).places)
 
 
 def _boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
@@ -84,3 +85,34 @@ def test_a_narrow_track_shows_the_whole_legend_and_title() -> None:
     assert len(labels) == len(TERRAIN_COLOURS)
     for text in [*labels, next(t for t in root.iter(f"{SVG}text") if t.text == start_only.name)]:
         assert _text_box(text)[2] <= width, text.text
+
+
+def test_every_shape_is_drawn_and_a_spot_is_not() -> None:
+    scene = Scene(
+        "Shapes & words",
+        (
+            Polygon(((0, 0), (1, 0), (0, 1)), fill="#ff0000", group="tri"),
+            Rectangle(0, 0, 1, 1, stroke="#000000", dash="4,2", rounded=3),
+            Circle((1, 1), 0.5, fill="#00ff00", opacity=0.5),
+            Line(((0, 0), (2, 2)), "#0000ff", 2, arrow=2),
+            Text((1, 1), "a < b", 0.4, "#000000", "end", bold=True, rotation=30, halo="#ffffff"),
+            Spot((1, 1), key=(1, 1), hover="invisible"),
+        ),
+        (0.0, 0.0, 2.0, 2.0),
+        unit=10,
+        note="a note",
+    )
+    root = ET.fromstring(scene_svg(scene))
+    assert [float(root.get("width")), float(root.get("height"))] == list(canvas_size(scene))
+    assert root.find(f"{SVG}title").text == "Shapes & words"
+    paths = list(root.iter(f"{SVG}path"))
+    assert any(p.get("class") == "tri" and p.get("d").endswith("Z") for p in paths)
+    arrow = next(p for p in paths if p.get("marker-end"))
+    marker_id = arrow.get("marker-end")[5:-1]
+    assert any(m.get("id") == marker_id for m in root.iter(f"{SVG}marker"))
+    assert any(r.get("stroke-dasharray") == "4,2" for r in root.iter(f"{SVG}rect"))
+    assert next(root.iter(f"{SVG}circle")).get("opacity") == "0.5"
+    words = [t for t in root.iter(f"{SVG}text") if t.text == "a < b"]
+    assert len(words) == 1 and words[0].get("transform").startswith("rotate(30")
+    assert "a note" in [t.text for t in root.iter(f"{SVG}text")]
+    assert "invisible" not in scene_svg(scene)  # a spot is only for a figure's pointer
