@@ -353,6 +353,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow  # 300 hostile inputs: about 10 s
 @settings(FUZZ, max_examples=300)
 @given(data=st.data())
 def test_every_board_command_survives_hostile_input(place: Path, data: st.DataObject) -> None:
@@ -360,6 +361,7 @@ def test_every_board_command_survives_hostile_input(place: Path, data: st.DataOb
     event(f"{command}: exit {check(_argv(data, place, command))[0]}")
 
 
+@pytest.mark.slow  # 200 hostile inputs, some raced: about 7 s
 @settings(FUZZ, max_examples=200)
 @given(data=st.data())
 def test_every_race_command_survives_hostile_input(
@@ -436,6 +438,7 @@ def _snow_content(data: st.DataObject, place: Path) -> list[str]:
     return ["--content", str(folder)]
 
 
+@pytest.mark.slow  # 150 hostile inputs, some raced: about 5 s
 @settings(FUZZ, max_examples=150)
 @given(data=st.data())
 def test_every_snowtails_command_survives_hostile_input(

@@ -10,7 +10,7 @@ import pytest
 from trackkit import limits
 from trackkit.limits import CostLimitError, Limit
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+LIMITS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "limits.md"
 
 SAMPLE = Limit(
     key="sample",
@@ -47,14 +47,14 @@ def test_the_app_is_stricter_and_the_operator_may_set_it(app_limits, monkeypatch
         assert SAMPLE.value() == 100, unusable
 
 
-def test_every_limit_is_stricter_in_the_app_and_listed_in_the_readme() -> None:
-    text = README.read_text("utf-8")
+def test_every_limit_is_stricter_in_the_app_and_listed_in_the_docs() -> None:
+    text = LIMITS_PAGE.read_text("utf-8")
     found = limits.registered()
     assert found, "no limit is registered"
     for limit in found:
         assert 1 <= limit.app <= limit.cli, limit.key
         assert limit.env.startswith("TRACKKIT_APP_"), limit.key
         row = re.search(rf"^\|\s*`{limit.key}`.*$", text, re.MULTILINE)
-        assert row, f"the README's Limits table has no row for {limit.key}"
+        assert row, f"the Limits table of docs/limits.md has no row for {limit.key}"
         assert f"{limit.cli:,}" in row.group(0) and f"{limit.app:,}" in row.group(0), limit.key
         assert f"`{limit.env}`" in row.group(0), limit.key

@@ -405,6 +405,7 @@ def _loads_or_fails_cleanly(load: Callable[[], Any], error: type[LocatedError], 
         assert isinstance(loaded, Track | TileSet | Content)
 
 
+@pytest.mark.slow  # the arbitrary-text and -bytes fuzzers stay quick: about 3 s
 @_FUZZ
 @given(st.data())
 def test_a_mutated_bundled_file_loads_or_fails_with_its_loaders_error(

@@ -69,6 +69,7 @@ def test_a_filter_names_a_figure_and_a_range() -> None:
         parse_filter("balance")
 
 
+@pytest.mark.slow  # the module's sweep on a Dask cluster: about 15 s for the four
 def test_the_sort_follows_which_way_is_better(swept: Path) -> None:
     balance = find_tracks(swept, TrackQuery(sort="balance", top=30))
     assert balance.descending and balance.matched == 30
@@ -84,6 +85,7 @@ def test_the_sort_follows_which_way_is_better(swept: Path) -> None:
     assert len(find_tracks(swept).rows) == 10  # balance, ten, by default
 
 
+@pytest.mark.slow  # the module's sweep on a Dask cluster: about 15 s for the four
 def test_filters_keep_the_tracks_within_every_range(swept: Path) -> None:
     rounds = _column(swept, "rounds_mean")
     low, high = sorted(rounds)[5], sorted(rounds)[20]
@@ -102,6 +104,7 @@ def test_filters_keep_the_tracks_within_every_range(swept: Path) -> None:
     assert nothing.matched == 0 and nothing.rows == []
 
 
+@pytest.mark.slow  # the module's sweep on a Dask cluster: about 15 s for the four
 @pytest.mark.parametrize("name", ["nope", "rank", "name", 'balance" DESC; DROP TABLE x; --'])
 def test_only_the_sweeps_figures_can_be_named(swept: Path, name: str) -> None:
     with pytest.raises(TrackkitError, match=r"not a figure of this sweep; use one of exact_rounds"):
@@ -110,6 +113,7 @@ def test_only_the_sweeps_figures_can_be_named(swept: Path, name: str) -> None:
         find_tracks(swept, TrackQuery(filters=((name, Range(0, 1)),)))
 
 
+@pytest.mark.slow  # the module's sweep on a Dask cluster: about 15 s for the four
 def test_exported_tracks_load_back_and_never_replace_another_file(
     swept: Path, tmp_path: Path
 ) -> None:

@@ -26,7 +26,10 @@ def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
     assert fitness({"rounds_mean": 10.6, "balance": 0.9}, 10, 0.5) == pytest.approx(0.8)
 
 
-@pytest.mark.parametrize("method", ["map-elites", "random"])
+@pytest.mark.parametrize(
+    "method",
+    [pytest.param("map-elites", marks=pytest.mark.slow), "random"],  # map-elites: about 6 s
+)
 def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
     settings = SearchSettings(9.0, budget=40, top=2, check_races=40, method=method)
     a = search(space, settings, ProfileSettings(races=20, seed=4))
@@ -72,6 +75,7 @@ def test_a_search_of_too_few_races_is_refused(space) -> None:
         search(space, SearchSettings(9.0, budget=10), ProfileSettings(races=1))
 
 
+@pytest.mark.slow  # the command's 20 profiles, again beside the library's tests: about 3 s
 def test_the_command_prints_and_exports_what_it_found(tmp_path, capsys) -> None:
     argv = ["search", "--players", "3", "--target-length", "9", "--budget", "20", "--races"]
     code = main([*argv, "20", "--top", "2", "--export", str(tmp_path), "--json"])

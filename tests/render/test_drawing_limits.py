@@ -124,6 +124,7 @@ def test_the_issues_link_is_refused_before_resvg_is_asked(far_apart, no_resvg) -
     assert no_resvg == []
 
 
+@pytest.mark.slow  # sizes a 9,880-space board twice: about 5 s (the far-apart track stays quick)
 def test_the_staircase_board_is_valid_but_its_picture_is_refused(staircase, no_resvg) -> None:
     width, height = picture_size(staircase)
     assert width * height * PNG_ZOOM**2 > 1_000_000_000  # billions of pixels asked
@@ -134,6 +135,7 @@ def test_the_staircase_board_is_valid_but_its_picture_is_refused(staircase, no_r
     assert no_resvg == []
 
 
+@pytest.mark.slow  # the staircase's 9,880 spaces built and counted: about 2.5 s
 def test_its_figure_is_refused_at_the_apps_limit(
     staircase, app_limits, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,6 +174,7 @@ def test_the_operator_may_allow_bigger_pictures_in_the_app(
     assert len(no_resvg) == 1
 
 
+@pytest.mark.slow  # trackkit run in a process of its own, then four refusals: about 5 s
 def test_render_refuses_in_one_line_and_writes_nothing(cli, tmp_path: Path, no_resvg) -> None:
     yummell = tmp_path / "far.toml"
     yummell.write_text(decode_track(FAR_APART_LINK).to_toml(), encoding="utf-8")
@@ -258,6 +261,7 @@ def _drawn(figure) -> int:  # type: ignore[no-untyped-def]
 coordinate = st.one_of(st.integers(-4, 4), st.integers(-MAX_COORDINATE, MAX_COORDINATE))
 
 
+@pytest.mark.slow  # 60 random tracks laid out and drawn: about 5 s (the presets stay quick)
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -290,6 +294,7 @@ def test_any_track_is_drawn_within_the_limits_or_refused(
     assert _drawn(figure) <= PLOT_POINTS.app
 
 
+@pytest.mark.slow  # builds a 400-frame figure: about 6 s
 def test_a_race_animation_counts_its_frames_pawns(app_limits) -> None:
     scene = build_scene(yummell_presets.load_preset("first-run"))
     names = [f"p{i}" for i in range(8)]

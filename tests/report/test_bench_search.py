@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from trackkit.games import get_ruleset
 from trackkit.report.bench_search import bench_search, bench_search_text
 
 
+@pytest.mark.slow  # seven searches of each method: about 12 s
 def test_both_methods_are_run_on_every_seed_and_compared() -> None:
     space = get_ruleset("yummell").track_space(3)
     bench = bench_search(space, target_length=9.0, budget=20, seeds=2)

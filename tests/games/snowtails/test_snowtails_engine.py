@@ -294,6 +294,7 @@ def test_between_races_the_cards_under_the_dogs_go_under_the_deck() -> None:
 # --- one implementation ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # smart sleds as plain Python (the conformance suite's check stays quick): about 2 s
 def test_compiled_and_plain_python_play_the_same_races() -> None:
     """With numba's JIT disabled the same code plays the same races."""
     options = "RaceOptions(players=4, policy=('smart', 'greedy', 'smart', 'greedy'))"

@@ -108,6 +108,7 @@ def _load_or_one_line(load: Any, *args: Any, **kwargs: Any) -> SnowTrack | None:
 # --- garbled text and bytes ------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the changed-field and odd-number fuzzers stay quick: about 5 s
 @FUZZ
 @given(
     slug=st.sampled_from(PRESET_SLUGS),
@@ -131,6 +132,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("garbled")
 
 
+@pytest.mark.slow  # the garbled-text test's twin on bytes: about 5 s
 @FUZZ
 @given(slug=st.sampled_from(PRESET_SLUGS), where=st.floats(0, 1), junk=st.binary(max_size=6))
 def test_garbled_bytes_load_or_fail_in_one_line(
@@ -410,6 +412,7 @@ def _content_tables(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return deck, parts
 
 
+@pytest.mark.slow  # a race for each content folder that loads: about 6 s
 @FUZZ
 @given(tables=_content_tables(), slug=st.sampled_from(PRESET_SLUGS), players=st.integers(2, 4))
 def test_a_content_folder_loads_and_races_or_fails_in_one_line(

@@ -38,7 +38,7 @@ from trackkit.sim.montecarlo import simulate
 from trackkit.validate import validate
 
 DATA = Path(__file__).resolve().parents[3] / "trackkit" / "games" / "snowtails" / "data"
-README = Path(__file__).resolve().parents[3] / "README.md"
+SNOWTAILS_PAGE = Path(__file__).resolve().parents[3] / "docs" / "snowtails.md"
 
 
 @pytest.fixture
@@ -265,11 +265,11 @@ def test_the_content_folders_components_count_in_the_check_before_a_race(
     assert code == 0 and "Race length" in out
 
 
-# --- finding 8: the README's presets ---------------------------------------------------------
+# --- finding 8: the documented presets ------------------------------------------------------
 
 
-def test_the_readmes_snowtails_presets_are_the_commands_output(cli: Any) -> None:
-    text = README.read_text("utf-8")
+def test_the_documented_snowtails_presets_are_the_commands_output(cli: Any) -> None:
+    text = SNOWTAILS_PAGE.read_text("utf-8")
     start = text.index("$ .venv/bin/trackkit presets --game snowtails\n")
     block = text[start:].split("\n", 1)[1].split("\n\n", 1)[0]
     code, out, _ = cli("presets", "--game", "snowtails")

@@ -184,7 +184,10 @@ def _tile_by_tile(players: int, tileset: TileSet) -> tuple[int, int, int]:
     return totals[0], totals[1], totals[2]
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize(
+    "players",
+    [2, 3, pytest.param(5, marks=pytest.mark.slow)],  # 5 players: about 4 s
+)
 def test_walking_shapes_counts_what_walking_tiles_counts(tileset: TileSet, players: int) -> None:
     from trackkit.games.yummell.building import building_tree
 

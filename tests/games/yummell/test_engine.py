@@ -45,6 +45,7 @@ def test_any_number_of_workers_gives_the_same_numbers() -> None:
         assert np.array_equal(one.node_count("time"), other.node_count("time"))
 
 
+@pytest.mark.slow  # trackkit in a process of its own (the conformance suite's workers stay quick): about 3 s
 def test_another_process_gives_the_same_numbers() -> None:
     track = load_preset("first-run")
     here = simulate(track, RaceOptions(players=3), races=700, seed=9)
@@ -72,6 +73,7 @@ def test_another_process_gives_the_same_numbers() -> None:
     assert there["rounds_histogram"] == {str(k): v for k, v in here.histogram().items()}
 
 
+@pytest.mark.slow  # smart racers as plain Python (the conformance suite's check stays quick): about 2 s
 def test_compiled_and_plain_python_play_the_same_race() -> None:
     """One implementation: with numba's JIT disabled the same code plays the same race."""
     options = RaceOptions(players=4, policy="smart")

@@ -96,6 +96,7 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
     return start
 
 
+@pytest.mark.slow  # the brute force builds and solves a dense system: about 8 to 15 s each
 @pytest.mark.parametrize("advantage", [0, 3])  # Climbing; draw-two-keep-one
 def test_agrees_with_a_dense_linear_solve(advantage: int) -> None:
     exact = exact_solo(SHORT, character=2, advantage=advantage, encounters=False)
@@ -355,6 +356,7 @@ def test_dealt_at_random_is_the_average_over_every_pair() -> None:
     assert exact_solo(SHORT).expected_rounds == pytest.approx(np.mean(pairs))
 
 
+@pytest.mark.slow  # each preset solved for every character and advantage: about 14 s
 def test_first_run_is_the_shortest_and_king_of_toads_the_longest() -> None:
     lengths = {slug: exact_solo(load_preset(slug)).expected_rounds for slug in PRESET_SLUGS}
     assert min(lengths, key=lengths.get) == "first-run"

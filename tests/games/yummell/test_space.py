@@ -124,6 +124,7 @@ def test_slices_past_the_end_or_empty() -> None:
         list(space.tracks(-1))
 
 
+@pytest.mark.slow  # 22,000 tracks streamed under tracemalloc: about 3 s
 def test_streaming_does_not_grow_with_the_number_of_tracks() -> None:
     space = TrackSpace(8)
 
@@ -240,6 +241,7 @@ def test_sampling_is_reproducible_and_distinct_when_asked() -> None:
     assert generate(8, 20, seed=9) == space.sample(20, seed=9)
 
 
+@pytest.mark.slow  # a process of its own: about 2 s
 def test_the_same_seed_gives_the_same_ranks_in_another_process() -> None:
     code = (
         "import json; from trackkit.games.yummell.space import TrackSpace; "
@@ -336,6 +338,7 @@ def _step_by_step(space: TrackSpace, count: int, seed: int) -> list[tuple[Placem
     return drawn
 
 
+@pytest.mark.slow  # checks the check of test_sampling_is_uniform_over_tracks: about 3 s
 def test_the_uniformity_check_catches_a_step_by_step_sampler() -> None:
     space = TrackSpace(3)
     drawn = _step_by_step(space, DRAWS, seed=2024)
