@@ -33,7 +33,10 @@ from trackkit.games.yummell import PLAYERS
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
 UPLOAD_LABEL = f"Track file (.toml, up to {MAX_UPLOAD_MB} MB)"
-UPLOAD_HELP = "A trackkit track file: see the README, 'Track files'. Ten tiles take about 1 KB."
+UPLOAD_HELP = (
+    "A trackkit track file: see 'Track files' in trackkit's docs (docs/formats.md). "
+    "Ten tiles take about 1 KB."
+)
 TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
 PLAYERS_KEY = "players"  # the one player count of Design, Race, Compare and Explore
 SNOW_KEY = "snow"  # the Snow Tails design in the address

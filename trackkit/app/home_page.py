@@ -140,5 +140,5 @@ def page() -> None:
     row[2].page_link(compare, label="Compare Snow Tails tracks", icon=":material/leaderboard:")
     st.caption(
         "The same analyses run from the command line (`trackkit --help`) and from Python; "
-        "see the README."
+        "see the docs (the README links to them)."
     )

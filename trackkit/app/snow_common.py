@@ -30,8 +30,8 @@ RECONSTRUCTED = (
     "published, so the demo boards are parametric boards of trackkit's own, and so are the "
     "lanes, corner shapes, building footprint and the deck's counts: race lengths and win "
     "rates compare tracks with each other, they do not predict the boxed game exactly. If "
-    "you own the box, describe its tracks in a track file (README, 'Snow Tails track "
-    "files')."
+    "you own the box, describe its tracks in a track file ('Snow Tails track files' in "
+    "trackkit's docs, docs/snowtails.md)."
 )
 
 

@@ -379,7 +379,7 @@ def tile_ruleset(game: str | None) -> TileRuleset:
     if not isinstance(ruleset, TileRuleset):
         raise TrackkitError(
             f"{ruleset.title} has no tiles: its tracks describe their own board "
-            "(see the README, 'Snow Tails track files')"
+            "(see 'Snow Tails track files' in docs/snowtails.md)"
         )
     return ruleset
 

@@ -83,8 +83,15 @@ def test_the_toys_option_and_command_stay_its_own(cli: Cli) -> None:
         ("sweep", "--game", "toy", "--players", "3", "--out", "x"),
         ("exact", "puddle-dash"),
         ("tournament", "puddle-dash", "bog-run", "puddle-dash"),
+        ("render", "puddle-dash", "-o", "toy.svg"),
+        ("profile", "puddle-dash", "--races", "20"),
     ],
 )
-def test_what_the_toy_lacks_is_refused_in_one_line(cli: Cli, argv: tuple[str, ...]) -> None:
+def test_what_the_toy_lacks_is_refused_in_one_line(
+    cli: Cli, argv: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No space of tracks, no exact solver, no tournament, no drawing, no profile: each
+    refused by name, in one line."""
+    monkeypatch.chdir(tmp_path)
     code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err

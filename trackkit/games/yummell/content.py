@@ -260,7 +260,7 @@ def _terrain_index(name: str | None) -> int:
 
 
 _CONTENT_HINTS = {
-    "extra_forbidden": "unknown field (check its spelling against the README, 'Game content')"
+    "extra_forbidden": "unknown field (check its spelling: 'Game content' in docs/formats.md)"
 }
 CONTENT_FILES = ("deck.toml", "characters.toml", "advantages.toml")
 # Fewer cards than this cannot deal two players a hand each and keep a pile to draw from.
