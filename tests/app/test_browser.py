@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from conftest import PLOT_DRAWN, to_pixels
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Placement, Track
@@ -282,7 +283,12 @@ def _click_table(page: Page, cell: tuple[int, int], at: tuple[float, float]) -> 
     """Click table cell ``cell`` at ``at`` (fractions of the cell from its top-left corner)."""
     grid = load_tileset().grid
     _settle(page)
-    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    for _ in range(3):  # the chart may be swapped for a new one while the page reruns
+        try:
+            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+            break
+        except PlaywrightError:
+            _settle(page)
     x, y = to_pixels(page, ((cell[0] + at[0]) * grid, (cell[1] + at[1]) * grid))
     page.mouse.click(x, y)
 

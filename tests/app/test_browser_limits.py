@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 # the link: tile 1 at (-1000, -1000), the finish at (1000, 1000)
@@ -40,12 +41,13 @@ def _press_png_and_see_the_refusal(page: Page, name: str) -> None:
     button = page.get_by_role("button", name="Track picture (PNG)")
     refusal = page.locator("[data-testid='stAlert']").filter(has_text=re.compile(r"^Not drawn: "))
     for _ in range(4):  # a click that lands while the page reruns can be lost: press again
-        button.scroll_into_view_if_needed()
-        button.click()
         try:
+            # the button may be swapped for a new one while the page reruns
+            button.scroll_into_view_if_needed()
+            button.click()
             refusal.wait_for(timeout=20_000)
             break
-        except PlaywrightTimeoutError:
+        except (PlaywrightTimeoutError, PlaywrightError):
             _settle(page)
     expect(refusal).to_contain_text(f"the PNG picture of '{name}'", timeout=30_000)
     expect(refusal).to_contain_text("the limit is")
