@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 # the link: tile 1 at (-1000, -1000), the finish at (1000, 1000)
