@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import plotly.graph_objects as go
@@ -105,6 +106,13 @@ def mark_spaces(figure: go.Figure, spaces: set[Address]) -> None:
     )
 
 
+@lru_cache(maxsize=1)
+def _first_demo() -> SnowTrack:
+    """The board a session's design begins with (read once: every run of every page asks
+    whether the design is still it)."""
+    return load_preset(PRESET_SLUGS[0])
+
+
 @common.follows_address
 def history() -> EditHistory:
     """The Snow Tails design of this session, with its undo history (the first demo board
@@ -115,7 +123,7 @@ def history() -> EditHistory:
     """
     opening = "snow_history" not in st.session_state
     if opening:
-        st.session_state.snow_history = EditHistory.of(load_preset(PRESET_SLUGS[0]))
+        st.session_state.snow_history = EditHistory.of(_first_demo())
     current: EditHistory = st.session_state.snow_history
     shared = st.query_params.get(common.SNOW_KEY)
     if (opening and shared) or (common.history_navigation() and shared != _address(current)):
@@ -127,7 +135,7 @@ def history() -> EditHistory:
 
 def _address(current: EditHistory) -> str | None:
     """The design as the address keeps it (None for the first demo board, untouched)."""
-    if current.track == load_preset(PRESET_SLUGS[0]):
+    if current.track == _first_demo():
         return None
     return pack_link(current.track.to_toml())
 
@@ -137,7 +145,7 @@ def _follow_address(current: EditHistory, shared: str | None, *, fresh: bool) ->
     unusable link leaves the design and is explained once."""
     try:
         if not shared:
-            track = load_preset(PRESET_SLUGS[0])
+            track = _first_demo()
         else:
             track = parse_game_track_toml(unpack_link(shared), source="link", game="snowtails")
     except TrackkitError as error:

@@ -39,9 +39,9 @@ def validate(args: argparse.Namespace) -> tuple[Shown, int]:
 
 
 def export(args: argparse.Namespace) -> Shown:
-    output_path(args.output, overwrite=args.force, suffixes=(".toml",))
-    track = resolve_track(args.track, args.tileset)
+    # the output checked before the track is read, so a wrong name is said first
     path = output_path(args.output, overwrite=args.force, suffixes=(".toml",))
+    track = resolve_track(args.track, args.tileset)
     path = write_text(path, face_of(track).track_text(track, path.parent))
     return Shown({"written": str(path)}, f"Wrote {shown(path, 4200)}")
 
