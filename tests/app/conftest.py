@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from trackkit import limits
 
@@ -45,11 +45,65 @@ TO_PIXELS = """([x, y]) => {
 }"""
 
 
+# scroll the first chart's scrolling ancestor so that window row ``y`` comes to its middle
+CENTRE_ROW = """(y) => {
+    const chart = document.querySelector('.js-plotly-plot');
+    let box = chart && chart.parentElement;
+    const scrolls = (e) => e.scrollHeight > e.clientHeight
+        && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY);
+    while (box && !scrolls(box)) box = box.parentElement;
+    (box || document.scrollingElement).scrollBy(0, y - window.innerHeight / 2);
+}"""
+# whether the first chart (not a control a rerun moved there) is under the window point
+CHART_UNDER = """([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!(hit && hit.closest('.js-plotly-plot') === document.querySelector('.js-plotly-plot'));
+}"""
+
+
 def to_pixels(page: Page, point: Sequence[float]) -> tuple[float, float]:
     """Where ``point`` of the first chart's data lies on the page, once the chart is drawn."""
     page.wait_for_function(PLOT_DRAWN)
     x, y = page.evaluate(TO_PIXELS, list(point))
     return float(x), float(y)
+
+
+def settle(page: Page, quiet_ms: int = 1500) -> None:
+    """Wait until the app has finished running: its "Running…" indicator gone and staying
+    gone for ``quiet_ms`` (on a loaded machine a run can start well after the click that
+    asked for it, so one look after a fixed pause can fall before it)."""
+    status = page.locator("[data-testid='stStatusWidget']")
+    quiet = 0
+    while quiet < quiet_ms:
+        expect(status).to_have_count(0, timeout=240_000)
+        page.wait_for_timeout(100)
+        quiet = quiet + 100 if status.count() == 0 else 0
+
+
+def press(page: Page, name: str) -> None:
+    """Click a button once the app has finished running (no stale copy of it on screen)."""
+    settle(page)
+    button = page.get_by_role("button", name=name, exact=True)
+    expect(button).to_have_count(1)  # a rerun briefly shows the old and the new copy
+    button.click()
+
+
+def click_chart(page: Page, point: Sequence[float], attempts: int = 5) -> None:
+    """Click the first chart at data ``point``, brought to the middle of the window.
+
+    A click by position lands on whatever is there: a rerun that moves the chart between
+    finding the point and clicking it would tick a checkbox or move a slider instead (it
+    did). So click only once the point has stayed put and the chart is under it.
+    """
+    for _ in range(attempts):
+        page.evaluate(CENTRE_ROW, to_pixels(page, point)[1])
+        page.wait_for_timeout(200)
+        x, y = to_pixels(page, point)
+        page.wait_for_timeout(200)
+        if (x, y) == to_pixels(page, point) and page.evaluate(CHART_UNDER, [x, y]):
+            page.mouse.click(x, y)
+            return
+    raise AssertionError(f"the chart's point {tuple(point)} never stayed put under the pointer")
 
 
 def _free_port() -> int:

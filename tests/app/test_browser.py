@@ -12,8 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import PLOT_DRAWN, to_pixels
-from playwright.sync_api import Error as PlaywrightError
+from conftest import PLOT_DRAWN, click_chart, press, settle
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Placement, Track
@@ -47,26 +46,31 @@ def test_the_start_page_leads_to_the_three_steps(page: Page, tmp_path: Path) -> 
         _no_traceback(page)
 
 
-def test_build_a_track_by_clicking(page: Page, tmp_path: Path) -> None:
-    page.get_by_role("link", name="Design", exact=True).click()
+def test_build_a_track_by_clicking(page: Page, app_url: str, tmp_path: Path) -> None:
+    # three players: the building rule (on by default) asks for three path tiles
+    page.goto(f"{app_url}/design?players=3")
+    page.get_by_role("heading", name="Design a track", exact=True).wait_for()
     page.get_by_role("button", name="Place next tile").click()
     page.get_by_text("No problem so far").wait_for()
     tileset = load_tileset()
     track = Track("t", (Placement(1, 0, 0, 0),))
-    for tile in (7, 3):
+    for tile in (7, 3, 4):
         _choose(page, f"{tile} · straight")
         page.get_by_text(f"Tile {tile} fits at").wait_for()
-        fits = next(e for e in next_tiles(track, tileset) if e.tile.number == tile).fits
-        _click_table(page, fits[0].cell, (0.5, 0.5))
-        track = track.placed(next(p for p in fits if p.cell == fits[0].cell))
+        entry = next(e for e in next_tiles(track, tileset, 3) if e.tile.number == tile)
+        _click_table(page, entry.fits[0].cell, (0.5, 0.5))
+        track = track.placed(next(p for p in entry.fits if p.cell == entry.fits[0].cell))
         _wait_for_linked_tiles(page, track.tiles)
     _choose(page, "2 · finish")
-    _press(page, "Place next tile")
+    press(page, "Place next tile")
     page.get_by_text("A complete, valid track").wait_for()
     # the palette gives way to a clear "track complete" state
     page.get_by_role("heading", name="Track complete").wait_for()
     expect(page.get_by_text("No tile can")).to_have_count(0)
     expect(page.get_by_role("button", name="Place next tile")).to_be_disabled()
+    # built under the rule for the count chosen, not one a stray click changed
+    assert "players=3" in page.url
+    expect(page.get_by_role("checkbox", name="Building rule for this player count")).to_be_checked()
     page.screenshot(path=str(tmp_path / "complete.png"), full_page=True)
     _no_traceback(page)
 
@@ -101,7 +105,7 @@ def _wait_for_linked_tiles(page: Page, tiles: tuple[int, ...]) -> None:
 
 
 def _open_start_from(page: Page) -> None:
-    _settle(page)
+    settle(page)
     if not page.get_by_role("button", name="Open preset").is_visible():
         page.get_by_text("Start from…").click()
     expect(page.get_by_role("button", name="Open preset")).to_be_visible()
@@ -113,17 +117,9 @@ def _upload(page: Page, name: str, data: bytes) -> None:
         files=[{"name": name, "mimeType": "application/toml", "buffer": data}]
     )
     page.get_by_text(name).first.wait_for()
-    _settle(page)
+    settle(page)
     button = page.get_by_role("button", name="Open file")
     expect(button).to_be_enabled()
-    button.click()
-
-
-def _press(page: Page, name: str) -> None:
-    """Click a button once the app has finished running (no stale copy of it on screen)."""
-    _settle(page)
-    button = page.get_by_role("button", name=name, exact=True)
-    expect(button).to_have_count(1)  # a rerun briefly shows the old and the new copy
     button.click()
 
 
@@ -132,24 +128,12 @@ def _choose(page: Page, label: str) -> None:
     that lands while a rerun redraws the palette can be lost, so try again if it was."""
     option = page.get_by_role("radio", name=label, exact=True)
     for _ in range(5):
-        _settle(page)
+        settle(page)
         page.get_by_text(label, exact=True).click()
-        _settle(page)
+        settle(page)
         if option.is_checked():
             return
     expect(option).to_be_checked()
-
-
-def _settle(page: Page, quiet_ms: int = 1500) -> None:
-    """Wait until the app has finished running: its "Running…" indicator gone and staying
-    gone for ``quiet_ms`` (on a loaded machine a run can start well after the click that
-    asked for it, so one look after a fixed pause can fall before it)."""
-    status = page.locator("[data-testid='stStatusWidget']")
-    quiet = 0
-    while quiet < quiet_ms:
-        expect(status).to_have_count(0, timeout=120_000)
-        page.wait_for_timeout(100)
-        quiet = quiet + 100 if status.count() == 0 else 0
 
 
 def test_hostile_links_and_uploads_are_refused_and_every_page_still_works(
@@ -213,7 +197,7 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     page.wait_for_url("**/tiles**")  # the history entry exists before we step back over it
     # and the page has finished running: a run still going when Back is pressed (a loaded
     # machine, the engine compiling beside it) ends by putting its own page's address back
-    _settle(page)
+    settle(page)
     page.go_back()
     page.get_by_role("heading", name="Design a track").wait_for()
     _wait_for_linked_tiles(page, (1, 7))
@@ -233,20 +217,20 @@ def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     mine = (1,)
 
     def undo() -> None:
-        _press(page, "Undo")
+        press(page, "Undo")
 
-    _press(page, "Clear")
+    press(page, "Clear")
     _wait_for_linked_tiles(page, ())
     undo()
     _wait_for_linked_tiles(page, mine)
 
     _open_start_from(page)
-    _press(page, "Open preset")
+    press(page, "Open preset")
     _wait_for_linked_tiles(page, load_preset("first-run").tiles)
     undo()
     _wait_for_linked_tiles(page, mine)
 
-    _press(page, "Empty table")
+    press(page, "Empty table")
     _wait_for_linked_tiles(page, ())
     undo()
     _wait_for_linked_tiles(page, mine)
@@ -255,7 +239,7 @@ def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     _wait_for_linked_tiles(page, load_preset("forest-run").tiles)
     undo()
     _wait_for_linked_tiles(page, mine)
-    _press(page, "Redo")
+    press(page, "Redo")
     _wait_for_linked_tiles(page, load_preset("forest-run").tiles)
     _no_traceback(page)
 
@@ -282,15 +266,8 @@ def test_the_projects_streamlit_config_is_used(page: Page) -> None:
 def _click_table(page: Page, cell: tuple[int, int], at: tuple[float, float]) -> None:
     """Click table cell ``cell`` at ``at`` (fractions of the cell from its top-left corner)."""
     grid = load_tileset().grid
-    _settle(page)
-    for _ in range(3):  # the chart may be swapped for a new one while the page reruns
-        try:
-            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-            break
-        except PlaywrightError:
-            _settle(page)
-    x, y = to_pixels(page, ((cell[0] + at[0]) * grid, (cell[1] + at[1]) * grid))
-    page.mouse.click(x, y)
+    settle(page)
+    click_chart(page, ((cell[0] + at[0]) * grid, (cell[1] + at[1]) * grid))
 
 
 def _selected_points(page: Page) -> int:
@@ -337,7 +314,7 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     _click_table(page, (1, 1), (0.95, 0.95))
     warning = page.locator("[data-testid='stAlert']").filter(has_text="breaks a rule")
     warning.wait_for()
-    _settle(page)
+    settle(page)
     assert _selected_points(page) == 0
     plot_box = page.locator(".js-plotly-plot").first.bounding_box()
     warning_box = warning.bounding_box()
@@ -349,7 +326,7 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     page.screenshot(path=str(tmp_path / "refused.png"), full_page=True)
     # clicking the same cell again does not silently take the explanation away
     _click_table(page, (1, 1), (0.95, 0.95))
-    _settle(page)
+    settle(page)
     expect(warning).to_be_visible()
     _wait_for_linked_tiles(page, (1, 7))
     _no_traceback(page)

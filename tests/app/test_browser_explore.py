@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from conftest import PLOT_DRAWN, to_pixels
+from conftest import PLOT_DRAWN, click_chart
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Track
@@ -56,8 +56,7 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         tab = open_tab()
         tab.goto(f"{url}/explore")
         tab.get_by_text("12 of 12 tracks pass the filters").wait_for()
-        tab.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-        tab.mouse.click(*to_pixels(tab, (row["rounds_mean"], row["balance"])))
+        click_chart(tab, (row["rounds_mean"], row["balance"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         tab.locator("[data-testid='stDataFrame'] .dvn-scroller").first.wait_for()
         tab.screenshot(path=str(tmp_path / "picked.png"), full_page=True)
@@ -112,7 +111,7 @@ def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
         assert design["symbol"] == "circle-open" and design["dots"] == 1
         tab.screenshot(path=str(tmp_path / "marked.png"), full_page=True)
         # the star picks its track; profiled again, its figures stand beside the sweep's
-        tab.mouse.click(*to_pixels(tab, (row["rounds_mean"], row["balance"])))
+        click_chart(tab, (row["rounds_mean"], row["balance"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         tab.get_by_role("button", name="Profile again with 100 races").click()
         table = tab.locator("[data-testid='stDataFrame']").first

@@ -3,7 +3,7 @@ or a building, a refusal is explained, and a race draws where sleds collide."""
 
 from __future__ import annotations
 
-from conftest import to_pixels
+from conftest import click_chart, press, settle
 from playwright.sync_api import Page, expect
 
 from trackkit.games.snowtails.geometry import build_course
@@ -12,18 +12,11 @@ from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.snowtails.track import Address
 
 
-def _settle(page: Page) -> None:
-    page.wait_for_timeout(300)
-    expect(page.locator("[data-testid='stStatusWidget']")).to_have_count(0, timeout=240_000)
-
-
 def _click_space(page: Page, address: Address) -> None:
     centre = lay_out(build_course(load_preset("husky-oval"))).spaces[address].centre
-    _settle(page)
-    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-    x, y = to_pixels(page, centre)
-    page.mouse.click(x, y)
-    _settle(page)
+    settle(page)
+    click_chart(page, centre)
+    settle(page)
 
 
 def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
@@ -33,6 +26,7 @@ def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
     page.get_by_text("Husky oval: 5 trees").wait_for()
     _click_space(page, Address("back", 3, 6))
     page.get_by_text("Husky oval: 6 trees").wait_for()
+    settle(page)
     page.get_by_text("Chapel", exact=True).click()
     _click_space(page, Address("back", 1, 3))
     warning = page.locator("[data-testid='stAlert']").filter(has_text="refused")
@@ -46,7 +40,7 @@ def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
     page.get_by_text("buildings: none.").wait_for()  # nothing was placed
     _click_space(page, Address("back", 3, 3))
     page.get_by_text("buildings: Chapel.").wait_for()
-    page.get_by_role("button", name="Undo").click()
+    press(page, "Undo")
     page.get_by_text("buildings: none.").wait_for()
 
 
@@ -54,7 +48,7 @@ def test_a_race_draws_where_sleds_collide(page: Page, app_url: str) -> None:
     page.goto(f"{app_url}/snow-race")
     page.get_by_role("button", name="Run races").click()
     page.get_by_text("Where sleds collide").wait_for(timeout=240_000)
-    _settle(page)
+    settle(page)
     # the heat map: the board with a colour bar in "per race"; then the sample race
     # replayed on the board
     charts = page.locator(".js-plotly-plot")
@@ -83,7 +77,7 @@ def test_the_address_keeps_the_snowtails_design_across_pages_reload_and_history(
     _click_space(page, Address("back", 3, 9))
     _trees(page, 7)
     # Back steps to the address before the second tree, and the design follows it
-    _settle(page)
+    settle(page)
     page.go_back()
     _trees(page, 6)
     page.go_forward()
@@ -94,7 +88,7 @@ def test_the_address_keeps_the_snowtails_design_across_pages_reload_and_history(
     # another page keeps it in the address, and coming back shows it
     page.locator("a[href*='snow-race']").first.click()
     page.wait_for_url("**/snow-race**")
-    _settle(page)
+    settle(page)
     assert "snow=" in page.url
     page.locator("a[href*='snow-design']").first.click()
     _trees(page, 7)
