@@ -93,14 +93,23 @@ def _face(module: str) -> bool:
     return len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "face"
 
 
+def _pages(module: str) -> bool:
+    """Whether ``module`` is one of a game's app pages (``trackkit.games.<game>.pages``)."""
+    parts = module.split(".")
+    return len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "pages"
+
+
 def test_a_game_imports_nothing_above_the_games_but_its_face() -> None:
     """A game's rules and engine sit below the simulation; its face (what the front ends
-    show of it) may use the shared layers above, but never the front ends themselves."""
+    show of it) may use the shared layers above, but never the front ends themselves; its
+    app pages may use the app's shared widgets, but not the command line."""
     above = ("trackkit.sim", "trackkit.explore", "trackkit.report", "trackkit.render")
     above += ("trackkit.validate",)
     above += ("trackkit.design", "trackkit.app", "trackkit.cli")
     for module, imported in _importing("trackkit.games").items():
         forbidden = ("trackkit.app", "trackkit.cli") if _face(module) else above
+        if _pages(module):
+            forbidden = ("trackkit.cli",)
         wrong = [i for i in imported if _under(i, *forbidden)]
         assert not wrong, f"{module} imports {wrong}"
 
@@ -127,13 +136,7 @@ _GAMES = {p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").e
 NOT_YET_GENERIC = {
     "trackkit.app.choices",
     "trackkit.app.common",
-    "trackkit.app.compare_page",
-    "trackkit.app.design_page",
-    "trackkit.app.race_page",
     "trackkit.app.snow_common",
-    "trackkit.app.snow_compare_page",
-    "trackkit.app.snow_design_page",
-    "trackkit.app.snow_race_page",
     "trackkit.design",
 }
 
@@ -156,6 +159,8 @@ def test_nothing_outside_the_games_imports_a_game() -> None:
 )
 def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
     for module, imported in _importing(layer).items():
+        if _pages(module):  # a game's app pages, reached only by their declaration
+            continue
         wrong = [i for i in imported if _under(i, "trackkit.cli", "trackkit.app")]
         assert not wrong, f"{module} imports {wrong}"
 
@@ -173,3 +178,14 @@ def test_top_level_imports_form_no_circle() -> None:
     # a package's __init__ re-exporting its own modules is not a circle of meaning
     cycles = [c for c in cycles if not all(_under(m, c[0]) or _under(c[0], m) for m in c)]
     assert not cycles, cycles[:3]
+
+
+def test_only_a_games_own_pages_import_its_pages() -> None:
+    """The app reaches a game's pages through its face's declarations (``Look``), never by
+    importing them: so the app lists whatever games the registry holds."""
+    for module, path in MODULES.items():
+        imported = _imports(path, top_level_only=False)
+        for i in imported:
+            parts = i.split(".")
+            if len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "pages":
+                assert module.startswith(".".join(parts[:4])), f"{module} imports {i}"

@@ -17,8 +17,8 @@ TIMEOUT = 900  # the first comparison may wait minutes for the engine to compile
 
 SCRIPT = """
 import streamlit as st
-from trackkit.app import compare_page, tiles_page
-(tiles_page if st.session_state.get("showing") == "tiles" else compare_page).page()
+from trackkit.app.home_page import page_function
+page_function("tiles" if st.session_state.get("showing") == "tiles" else "compare")()
 """
 
 

@@ -26,7 +26,8 @@ FAR_APART_LINK = (
 
 def page(name: str) -> AppTest:
     return AppTest.from_string(
-        f"from trackkit.app import {name}\n{name}.page()\n", default_timeout=TIMEOUT
+        f"from trackkit.app.home_page import page_function\npage_function({name!r})()\n",
+        default_timeout=TIMEOUT,
     )
 
 
@@ -42,7 +43,7 @@ def app_limits() -> Iterator[None]:
 
 
 def test_the_issues_link_offers_no_png_and_a_press_says_why() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = FAR_APART_LINK
     at.run()
     assert not at.exception
@@ -70,7 +71,7 @@ def test_a_board_over_the_plot_limit_is_refused_and_the_page_works(
 ) -> None:
     monkeypatch.setenv(PLOT_POINTS.env, "100")
     preset = load_preset("king-of-toads")
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(preset)
     at.run()
     assert not at.exception
@@ -96,7 +97,7 @@ def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited(
     # an operator's raised board limit lets the staircase (9,880 spaces) be checked: what
     # is left to refuse is its drawing
     monkeypatch.setenv(limits.BOARD_SPACES.env, "20000")
-    at = page("snow_design_page")
+    at = page("snow-design")
     at.session_state.snow_history = EditHistory.of(
         parse_snow_toml(staircase_toml(), source="staircase.toml")
     )
@@ -122,7 +123,7 @@ def test_the_snow_staircase_is_named_not_drawn_and_can_still_be_edited(
 def test_a_board_over_the_servers_board_limit_is_not_checked_and_the_page_goes_on() -> None:
     from tests.render.test_drawing_limits import staircase_toml
 
-    at = page("snow_design_page")  # the app's own limit: 5,000 spaces
+    at = page("snow-design")  # the app's own limit: 5,000 spaces
     at.session_state.snow_history = EditHistory.of(
         parse_snow_toml(staircase_toml(), source="staircase.toml")
     )

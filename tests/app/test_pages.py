@@ -18,7 +18,8 @@ TIMEOUT = 120
 def page(name: str) -> AppTest:
     """One page run on its own, as st.navigation would run it."""
     return AppTest.from_string(
-        f"from trackkit.app import {name}\n{name}.page()\n", default_timeout=TIMEOUT
+        f"from trackkit.app.home_page import page_function\npage_function({name!r})()\n",
+        default_timeout=TIMEOUT,
     )
 
 
@@ -34,7 +35,7 @@ def test_the_app_opens_on_the_start_page_with_links_and_the_caveat() -> None:
         "1. Design a track",
         "2. Race it",
         "3. Compare it",
-        "And a second game: Mush! Mush! Snow Tails 2",
+        "And another game: Mush! Mush! Snow Tails 2",
     ]
     links = [e.proto.page for e in at.get("page_link")]
     assert links[:3] == ["design", "race", "compare"]  # the Snow Tails links: test_snow_pages
@@ -42,7 +43,7 @@ def test_the_app_opens_on_the_start_page_with_links_and_the_caveat() -> None:
 
 
 def test_placing_tiles_updates_the_validation() -> None:
-    at = page("design_page").run()
+    at = page("design").run()
     assert not at.exception
     assert any("Place the start tile" in i.value for i in at.info)
     button(at, "Place next tile").click().run()
@@ -56,7 +57,7 @@ def test_placing_tiles_updates_the_validation() -> None:
 
 
 def test_undo_redo_clear() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(load_preset("first-run"))
     at.run()
     # the rulebook's shortest track has fewer path tiles than the building rule gives any count
@@ -71,7 +72,7 @@ def test_undo_redo_clear() -> None:
 
 
 def test_a_broken_design_is_explained() -> None:
-    at = page("design_page")
+    at = page("design")
     broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
     at.query_params["track"] = encode_track(broken)
     at.run()
@@ -84,7 +85,7 @@ def test_a_broken_design_is_explained() -> None:
 
 
 def test_a_tile_that_cannot_go_next_is_explained() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
     at.slider(key="players").set_value(3).run()
@@ -97,14 +98,14 @@ def test_a_tile_that_cannot_go_next_is_explained() -> None:
 
 
 def test_a_shared_link_reopens_the_track() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(load_preset("forest-run"))
     at.run()
     assert at.session_state.design.track == load_preset("forest-run")
 
 
 def test_a_damaged_link_is_reported_not_a_crash() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = "not-a-track"
     at.run()
     assert not at.exception
@@ -112,7 +113,7 @@ def test_a_damaged_link_is_reported_not_a_crash() -> None:
 
 
 def test_a_small_race_produces_results() -> None:
-    at = page("race_page").run()
+    at = page("race").run()
     assert not at.exception
     at.slider[0].set_value(3)
     at.number_input[0].set_value(500)
@@ -125,14 +126,14 @@ def test_a_small_race_produces_results() -> None:
 
 
 def test_too_many_chosen_characters_is_explained() -> None:
-    at = page("race_page").run()
+    at = page("race").run()
     at.slider[0].set_value(2).run()
     at.multiselect[0].set_value(["The Troll"]).run()
     assert any("one each" in i.value for i in at.info)
 
 
 def test_compare_ranks_the_presets() -> None:
-    at = page("compare_page").run()
+    at = page("compare").run()
     assert not at.exception
     at.number_input[0].set_value(500).run()
     button(at, "Compare").click().run()
@@ -141,14 +142,14 @@ def test_compare_ranks_the_presets() -> None:
 
 
 def test_tiles_gallery_shows_every_tile() -> None:
-    at = page("tiles_page").run()
+    at = page("tiles").run()
     assert not at.exception
     assert len(at.subheader) == 10
     assert sum("Reconstruction" in c.value for c in at.caption) == 10
 
 
 def test_a_link_naming_a_server_folder_is_refused_without_saying_what_is_there() -> None:
-    at = page("design_page")
+    at = page("design")
     spy = Track("spy", (Placement(1, 0, 0),), tileset=Path("/etc"))
     at.query_params["track"] = encode_track(spy)
     at.run()
@@ -161,7 +162,7 @@ def test_a_link_naming_a_server_folder_is_refused_without_saying_what_is_there()
 
 
 def test_a_deeply_nested_link_is_reported_not_a_crash() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"
     at.run()
     assert not at.exception
@@ -172,14 +173,14 @@ def test_a_deeply_nested_link_is_reported_not_a_crash() -> None:
 
 
 def test_the_uploader_states_the_real_limit() -> None:
-    at = page("design_page").run()
+    at = page("design").run()
     uploader = at.get("file_uploader")[0]
     assert "1 MB" in uploader.proto.label
     assert uploader.proto.max_upload_size_mb == 1
 
 
 def test_the_palette_defaults_to_a_path_tile_that_fits() -> None:
-    at = page("design_page").run()
+    at = page("design").run()
     button(at, "Place next tile").click().run()
     chosen = at.radio(key="tile").value
     assert chosen != 2  # not the finish, which would end the track at once
@@ -191,7 +192,7 @@ def test_the_palette_defaults_to_a_path_tile_that_fits() -> None:
 
 
 def test_a_complete_track_says_so_instead_of_a_palette() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(load_preset("first-run"))
     at.run()
     assert any(h.value == "Track complete" for h in at.subheader)
@@ -201,7 +202,7 @@ def test_a_complete_track_says_so_instead_of_a_palette() -> None:
 
 
 def test_the_hint_names_the_tiles_that_fit_in_words() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
     at.slider(key="players").set_value(3).run()
@@ -212,7 +213,7 @@ def test_the_hint_names_the_tiles_that_fit_in_words() -> None:
 
 
 def test_opening_a_preset_over_a_design_says_undo_brings_it_back() -> None:
-    at = page("design_page")
+    at = page("design")
     mine = Track("mine", (Placement(1, 0, 0),))
     at.query_params["track"] = encode_track(mine)
     at.run()
@@ -229,7 +230,7 @@ def test_a_tile_set_the_operator_offers_may_be_named_in_a_link(
     monkeypatch,  # type: ignore[no-untyped-def]
 ) -> None:
     monkeypatch.setenv("TRACKKIT_APP_TILESETS", str(tile_folder))
-    at = page("design_page")
+    at = page("design")
     house = Track("house", (Placement(1, 0, 0),), tileset=Path(tile_folder.name))
     at.query_params["track"] = encode_track(house)
     at.run()
@@ -240,7 +241,7 @@ def test_a_tile_set_the_operator_offers_may_be_named_in_a_link(
 
 
 def test_a_finished_but_broken_track_is_not_called_built() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(Track("b", (Placement(1, 0, 0), Placement(2, 3, 3))))
     at.run()
     assert any(h.value == "Track complete" for h in at.subheader)
@@ -255,7 +256,7 @@ def test_an_operator_tile_set_that_does_not_load_is_reported_not_a_crash(
     empty = tmp_path / "gone-tiles"
     empty.mkdir()
     monkeypatch.setenv("TRACKKIT_APP_TILESETS", str(empty))
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(
         Track("t", (Placement(1, 0, 0),), tileset=Path("gone-tiles"))
     )
@@ -265,7 +266,7 @@ def test_an_operator_tile_set_that_does_not_load_is_reported_not_a_crash(
 
 
 def test_a_link_error_reads_as_one_sentence() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(Track("s", (Placement(1, 0, 0),), tileset=Path("/x")))
     at.run()
     message = next(e.value for e in at.error if "could not be opened" in e.value)
@@ -274,12 +275,12 @@ def test_a_link_error_reads_as_one_sentence() -> None:
 
 def test_the_design_page_offers_its_picture() -> None:
     # ISSUE 7 item 19: the track as drawn, as SVG and PNG, from the page it is designed on
-    at = page("design_page")
+    at = page("design")
     at.run()
     labels = [d.proto.label for d in at.get("download_button")]
     assert "Download track (.toml)" in labels
     assert "Track picture (SVG)" not in labels  # an empty table has no picture
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(load_preset("forest-run"))
     at.run()
     labels = [d.proto.label for d in at.get("download_button")]
@@ -287,7 +288,7 @@ def test_the_design_page_offers_its_picture() -> None:
 
 
 def test_the_rotation_shows_the_turn_the_chosen_tile_goes_down_at() -> None:
-    at = page("design_page")
+    at = page("design")
     at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
     at.run()
     at.radio(key="tile").set_value(7).run()  # after the start it fits turned 90° or 270°
@@ -304,10 +305,8 @@ def test_the_rotation_shows_the_turn_the_chosen_tile_goes_down_at() -> None:
 # the Yummell pages as st.navigation runs them, switched by the session's "showing"
 SWITCHING = """
 import streamlit as st
-from trackkit.app import compare_page, design_page, explore_page, race_page
-pages = {"design": design_page, "race": race_page, "compare": compare_page,
-         "explore": explore_page}
-pages[st.session_state.get("showing", "design")].page()
+from trackkit.app.home_page import page_function
+page_function(st.session_state.get("showing", "design"))()
 """
 
 
@@ -344,7 +343,7 @@ def test_the_player_count_is_kept_in_the_address() -> None:
 
 def test_race_and_compare_warn_of_a_track_illegal_for_the_player_count() -> None:
     swamps = load_preset("swamps-of-the-king")  # legal under the building rule for 3 only
-    at = page("race_page")
+    at = page("race")
     at.session_state.design = Design(swamps)
     at.run()
     at.slider(key="players").set_value(5).run()
@@ -354,7 +353,7 @@ def test_race_and_compare_warn_of_a_track_illegal_for_the_player_count() -> None
     at.slider(key="players").set_value(3).run()
     assert not any("building rule" in w.value for w in at.warning)
 
-    at = page("compare_page").run()
+    at = page("compare").run()
     at.multiselect(key="compare-tracks").set_value(["swamps-of-the-king", "king-of-toads"])
     at.slider(key="players").set_value(3).run()
     warning = " ".join(w.value for w in at.warning)
@@ -364,7 +363,7 @@ def test_race_and_compare_warn_of_a_track_illegal_for_the_player_count() -> None
 
 
 def test_the_table_outlines_the_tiles_a_problem_names() -> None:
-    at = page("design_page")
+    at = page("design")
     broken = Track("b", (Placement(1, 0, 0), Placement(7, 3, 3)))
     at.query_params["track"] = encode_track(broken)
     at.run()

@@ -21,8 +21,8 @@ TIMEOUT = 900  # the first race of a run may wait minutes for the engine to comp
 # st.navigation does, so Streamlit forgets the widgets of the page not shown.
 SCRIPT = """
 import streamlit as st
-from trackkit.app import race_page, tiles_page
-(tiles_page if st.session_state.get("showing") == "tiles" else race_page).page()
+from trackkit.app.home_page import page_function
+page_function("tiles" if st.session_state.get("showing") == "tiles" else "race")()
 """
 
 
@@ -100,9 +100,12 @@ def test_fewer_players_keep_the_first_characters_chosen() -> None:
 
 def test_tables_show_percentages_with_their_intervals_under_plain_names() -> None:
     at = run_small_race(race_page())
-    assert len(at.dataframe) == 3  # the characters, the start paths, the advantages
-    for table in at.dataframe:
-        frame = table.value
+    # the characters, the start paths, the advantages; then the per-race counts
+    rates = [t.value for t in at.dataframe if "Win rate" in t.value.columns]
+    per_race = [t.value for t in at.dataframe if "Mean per race" in t.value.columns]
+    assert len(rates) == 3 and len(per_race) == 1 and len(at.dataframe) == 4
+    assert "Lead changes (at the end of a round)" in set(per_race[0]["What"])
+    for frame in rates:
         assert "Win rate" in frame.columns and "95% interval" in frame.columns
         assert not {"win_rate", "mean_placing", "name", "entries"} & set(frame.columns)
         rates = [v for v in frame["Win rate"] if v != "–"]
@@ -139,10 +142,12 @@ def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track(
 
 
 def test_the_start_paths_offered_are_the_engines_each_in_words() -> None:
-    from trackkit.app.race_page import PATH_CHOICES
+    from trackkit.games.face import get_face
     from trackkit.games.yummell.setup import START_PATHS
 
-    assert set(PATH_CHOICES) == set(START_PATHS)
+    (start_paths,) = (a for a in get_face("yummell").options if a.name == "start_paths")
+    assert set(start_paths.offered) == set(START_PATHS)
+    assert all(start_paths.say(p) != p for p in start_paths.offered)
 
 
 def test_chosen_start_paths_leave_the_greedy_racers_on_the_cheapest() -> None:
@@ -262,7 +267,7 @@ def test_figures_over_the_app_plot_limit_are_refused_and_the_page_goes_on(
 
 
 def test_the_start_paths_table_counts_racers_not_races() -> None:
-    from trackkit.app.race_page import _table
+    from trackkit.games.yummell.pages.race import _table
 
     # 5,000 races of 4: several racers of a race may start on one path
     path = {"name": "A", "share": 0.34, "entries": 6_810, "win_rate": 0.3, "mean_placing": 2.4}

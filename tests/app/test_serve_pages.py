@@ -55,13 +55,13 @@ def server(monkeypatch: pytest.MonkeyPatch) -> HeavyRuns:
 
 def race_page() -> AppTest:
     return AppTest.from_string(
-        "from trackkit.app import race_page\nrace_page.page()\n", default_timeout=TIMEOUT
+        "from trackkit.app.race_page import page\npage('yummell')\n", default_timeout=TIMEOUT
     )
 
 
 def snow_race_page() -> AppTest:
     at = AppTest.from_string(
-        "from trackkit.app import snow_race_page\nsnow_race_page.page()\n",
+        "from trackkit.app.race_page import page\npage('snowtails')\n",
         default_timeout=TIMEOUT,
     )
     at.session_state.snow_history = EditHistory.of(snow_preset("chicane"))
@@ -99,23 +99,23 @@ def test_the_snow_races_input_stops_at_what_one_run_may_cost(app_limits, monkeyp
     monkeypatch.setenv(COST.env, str(4 * 5 * CHICANE * 1_000))
     at = snow_race_page().run()
     assert not at.exception
-    assert at.number_input(key="snow-races").max == 4_000  # 5 sleds
-    assert at.number_input(key="snow-races").value == 4_000  # the default 5,000 lowered
-    at.slider(key="snow-race-players").set_value(8).run()
-    assert at.number_input(key="snow-races").max == 2_500
+    assert at.number_input(key="snow-race-races").max == 4_000  # 5 sleds
+    assert at.number_input(key="snow-race-races").value == 4_000  # the default 5,000 lowered
+    at.slider(key="snow-players").set_value(8).run()
+    assert at.number_input(key="snow-race-races").max == 2_500
     assert not at.exception
 
 
 def test_without_the_app_limits_the_input_offers_the_command_line_races() -> None:
     at = snow_race_page().run()
-    assert at.number_input(key="snow-races").max == 10_000_000
+    assert at.number_input(key="snow-race-races").max == 10_000_000
 
 
 def test_a_run_over_the_limit_is_refused_in_one_line(app_limits, monkeypatch, server) -> None:
     # so small a limit that even the least races the input offers are too many
     monkeypatch.setenv(COST.env, "1_000")
     at = snow_race_page().run()
-    assert at.number_input(key="snow-races").max == runs.MIN_RACES
+    assert at.number_input(key="snow-race-races").max == runs.MIN_RACES
     run_button(at).click().run()
     assert not at.exception
     [error] = [e.value for e in at.error]
@@ -152,7 +152,7 @@ def _blocked_run(server: HeavyRuns, session: str, seconds: float) -> tuple[objec
 
 def test_a_second_click_while_a_run_goes_starts_no_other(monkeypatch, server) -> None:
     at = snow_race_page().run()
-    at.number_input(key="snow-races").set_value(300).run()
+    at.number_input(key="snow-race-races").set_value(300).run()
     started: list[int] = []
     monkeypatch.setattr(runs, "simulate", lambda *a, **k: started.append(1))
     # this visitor's run is still going (a first click) when the button is pressed again
@@ -166,7 +166,7 @@ def test_a_second_click_while_a_run_goes_starts_no_other(monkeypatch, server) ->
 
 def test_a_run_over_the_servers_cap_waits_for_its_turn(server) -> None:
     at = snow_race_page().run()
-    at.number_input(key="snow-races").set_value(300).run()
+    at.number_input(key="snow-race-races").set_value(300).run()
     other, seen = _blocked_run(server, "another visitor", seconds=2.0)
     run_button(at).click().run()
     assert not at.exception

@@ -21,7 +21,8 @@ TIMEOUT = 240  # the first Snow Tails race on a machine compiles its engine
 
 def page(name: str) -> AppTest:
     return AppTest.from_string(
-        f"from trackkit.app import {name}\n{name}.page()\n", default_timeout=TIMEOUT
+        f"from trackkit.app.home_page import page_function\npage_function({name!r})()\n",
+        default_timeout=TIMEOUT,
     )
 
 
@@ -49,7 +50,7 @@ def test_the_start_page_links_both_games() -> None:
 
 
 def test_placing_a_tree_and_a_building_is_checked_and_undone() -> None:
-    at = page("snow_design_page").run()
+    at = page("snow-design").run()
     assert not at.exception
     first = at.session_state.snow_history.track
     assert first == load_preset("husky-oval")
@@ -74,26 +75,26 @@ def test_placing_a_tree_and_a_building_is_checked_and_undone() -> None:
 
 
 def test_a_snowtails_race_shows_length_slots_tallies_and_a_sample_race() -> None:
-    at = page("snow_race_page")
+    at = page("snow-race")
     at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
     at.run()
     assert not at.exception
-    at.number_input(key="snow-races").set_value(300)
-    at.slider(key="snow-race-players").set_value(3)
+    at.number_input(key="snow-race-races").set_value(300)
+    at.slider(key="snow-players").set_value(3)
     button(at, "Run races").click().run()
     assert not at.exception
     labels = [m.label for m in at.metric]
-    assert labels == ["Expected race length", "95% interval", "Decided in the last round"]
+    assert labels == ["Expected race length", "95% interval", "Races"]
     assert float(at.metric[0].value.split()[0]) > 1
     tallies = at.dataframe[0].value
-    assert "Trees hit" in set(tallies["What"])
+    assert {"Trees hit", "Decided in the last round (share of races)"} <= set(tallies["What"])
     assert any("A sample race" in h.value for h in at.subheader)
     replay = at.dataframe[-1].value  # spaces in words, not the engine's segment:lane:index
     assert all(", lane " in to and ":" not in to for to in replay["To"])
 
 
 def test_a_broken_design_is_not_raced() -> None:
-    at = page("snow_race_page")
+    at = page("snow-race")
     broken = load_preset("husky-oval")
     off_track = Address("nowhere", 1, 1)
     at.session_state.snow_history = EditHistory.of(
@@ -106,7 +107,7 @@ def test_a_broken_design_is_not_raced() -> None:
 
 
 def test_compare_ranks_the_demo_boards_and_the_design() -> None:
-    at = page("snow_compare_page").run()
+    at = page("snow-compare").run()
     assert not at.exception
     at.number_input(key="snow-compare-races").set_value(200)
     at.slider(key="snow-compare-players").set_value(3)
@@ -124,10 +125,10 @@ def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(
 ) -> None:
     limits.serve_app_limits(True)  # the conftest switches back after the test
     monkeypatch.setenv(limits.PLOT_POINTS.env, "40")
-    at = page("snow_race_page")
+    at = page("snow-race")
     at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
     at.run()
-    at.number_input(key="snow-races").set_value(200)
+    at.number_input(key="snow-race-races").set_value(200)
     button(at, "Run races").click().run()
     assert not at.exception
     assert any(w.value.startswith("The heat map is not drawn:") for w in at.warning)
@@ -135,7 +136,7 @@ def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(
 
 
 def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space() -> None:
-    at = page("snow_design_page")
+    at = page("snow-design")
     oval = load_preset("husky-oval")
     twice = replace(oval, trees=(*oval.trees, oval.trees[0]))  # two trees on one space
     at.session_state.snow_history = EditHistory.of(twice)
@@ -151,8 +152,8 @@ def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space
 
 
 def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
-    from trackkit.app.snow_compare_page import YOURS, length_figure
     from trackkit.games.snowtails.face.texts import compare_tracks
+    from trackkit.games.snowtails.pages.compare import YOURS, length_figure
     from trackkit.games.snowtails.race import RaceOptions
 
     oval = load_preset("husky-oval")

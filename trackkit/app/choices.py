@@ -11,6 +11,8 @@ import streamlit as st
 from trackkit.app.common import PLAYERS_KEY, design, read_upload, tiles
 from trackkit.app.fairness import plain
 from trackkit.board.track import Track
+from trackkit.games.base import get_ruleset
+from trackkit.games.face import get_face, look_of
 from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.warmup import start_warmup
@@ -31,18 +33,22 @@ PLAYERS_HELP = (
 )
 
 
-def players_slider(column: Any, default: int = 5) -> int:
-    """How many players race: a slider over the game's race bounds, one count shared by
-    the Yummell pages (a count chosen on one page holds on the others)."""
+def players_slider(column: Any, game: str | None = None, default: int = 5) -> int:
+    """How many players race: a slider over the game's race bounds, one count per game
+    shared by its pages (Yummell's also kept in the address: a count chosen on one page
+    holds on the others)."""
+    ruleset = get_ruleset(game)
+    look = look_of(get_face(game))
+    bounds = ruleset.players
     return int(
         kept(
             column.slider,
-            "Players",
-            PLAYERS_KEY,
-            default,
-            min_value=PLAYERS.race_min,
-            max_value=PLAYERS.race_max,
-            help=PLAYERS_HELP,
+            look.racers,
+            f"{look.address}{PLAYERS_KEY}",
+            min(max(default, bounds.race_min), bounds.race_max),
+            min_value=bounds.race_min,
+            max_value=bounds.race_max,
+            help=PLAYERS_HELP if not look.address else None,
         )
     )
 

@@ -25,6 +25,7 @@ from trackkit.design import (
     decode_track,
     encode_track,
     read_uploaded_track,
+    uploaded_text,
 )
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
@@ -214,3 +215,27 @@ def read_upload(upload: Any, read: Callable[[bytes, str], Any] = _yummell_upload
         log.exception("an upload could not be read")
         st.error(f"{name}: cannot be read as a track file.")
     return None
+
+
+def read_upload_of(game: str, key: str) -> Any:
+    """A track of ``game`` from a file the reader uploads, checked by every rule of the
+    game, or None with the reason shown (nothing uploaded yet: what to choose)."""
+    from trackkit.games.base import get_ruleset, parse_game_track_toml
+
+    ruleset = get_ruleset(game)
+    upload = st.file_uploader(UPLOAD_LABEL, type=["toml"], key=f"{key}-upload", help=UPLOAD_HELP)
+    if upload is None:
+        st.info(f'Choose a {ruleset.title} track file (game = "{game}").')
+        return None
+
+    def read(data: bytes, name: str) -> Any:
+        return parse_game_track_toml(uploaded_text(data, name), source=name, game=game)
+
+    track = read_upload(upload, read)
+    if track is None:
+        return None
+    problems = ruleset.check_track(track).problems
+    if problems:
+        st.error("This track breaks a rule:\n\n" + "\n".join(f"- {p}" for p in problems))
+        return None
+    return track

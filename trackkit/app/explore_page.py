@@ -507,11 +507,11 @@ def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
 
 
 def _design_page() -> Any:
-    """The Design page to switch to: Streamlit knows a page by its ``url_path`` (that of
-    home_page.app_pages), so this page need not import the list of pages that lists it."""
-    from trackkit.app import design_page
+    """The Design page to switch to, from the navigation (imported here: the navigation
+    lists this page)."""
+    from trackkit.app.home_page import page_at
 
-    return st.Page(design_page.page, url_path="design")
+    return page_at("design")
 
 
 def _offer_small_sweep(root: Path) -> None:

@@ -1,62 +1,81 @@
-"""The opening page: what trackkit is, three steps to start, and what is reconstructed."""
+"""The opening page and the navigation: the opening page and the glossary, then each game
+of the registry under its name, with its own pages (as its face declares them) and the
+shared ones (Race for every game; Explore for a game with a space of legal tracks)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple
+
 import streamlit as st
 
-from trackkit.app import (
-    compare_page,
-    design_page,
-    explore_page,
-    glossary,
-    race_page,
-    snow_compare_page,
-    snow_design_page,
-    snow_race_page,
-    tiles_page,
-)
-from trackkit.app.snow_common import GAME_TITLE as SNOW_TAILS
+from trackkit.app import explore_page, glossary, race_page
+from trackkit.games.base import KNOWN, get_ruleset
+from trackkit.games.face import Look, drawn_by, get_face, look_of
 
-RECONSTRUCTED = (
-    "**Reconstructed data.** The rulebook and its six preset tracks fix how many tiles there "
-    "are, which is the start and which the finish, and which path tiles are straights or "
-    "curves. The physical tiles and cards are not published, so **the square layout and "
-    "terrain of every tile, and the numbers on the cards, are reconstructions**: race "
-    "lengths and win rates compare tracks with each other, they do not predict the boxed "
-    "game exactly. If you own the box, correct the tile files (see the Tiles page) without "
-    "touching any code."
-)
+DEFAULT_GAME = next(iter(KNOWN))
 
 
-def snow_pages() -> list[st.Page]:
-    """The Snow Tails pages (their addresses start with ``snow-``)."""
+def _titled(look: Look, title: str) -> str:
+    """A shared page's title in a game's section: ``Race``, or ``Snow Tails race``."""
+    return f"{look.name} {title.lower()}" if look.name else title
+
+
+class Entry(NamedTuple):
+    """A page of the navigation before Streamlit wraps it: what draws it and where."""
+
+    draw: Callable[[], None]
+    title: str
+    icon: str
+    path: str
+
+
+def game_entries(game: str) -> list[Entry]:
+    """``game``'s pages in the navigation: its first own page (the editor), Race, the rest
+    of its own, Explore when it has a space of legal tracks, then those declared ``last``."""
+    look = look_of(get_face(game))
+    own = [(Entry(drawn_by(p.draw), p.title, p.icon, p.path), p.last) for p in look.pages]
+    firsts = [entry for entry, last in own if not last]
+    lasts = [entry for entry, last in own if last]
+    race = Entry(
+        partial(race_page.page, game),
+        _titled(look, "Race"),
+        ":material/casino:",
+        f"{look.address}race",
+    )
+    explore = []
+    if getattr(get_ruleset(game), "track_space", None) is not None:
+        explore.append(
+            Entry(
+                explore_page.page,
+                _titled(look, "Explore"),
+                ":material/scatter_plot:",
+                f"{look.address}explore",
+            )
+        )
+    return [*firsts[:1], race, *firsts[1:], *explore, *lasts]
+
+
+def game_pages(game: str) -> list[st.Page]:
+    """``game``'s pages as the navigation lists them (:func:`game_entries`)."""
     return [
-        st.Page(
-            snow_design_page.page,
-            title="Snow Tails design",
-            icon=":material/ac_unit:",
-            url_path="snow-design",
-        ),
-        st.Page(
-            snow_race_page.page,
-            title="Snow Tails race",
-            icon=":material/sledding:",
-            url_path="snow-race",
-        ),
-        st.Page(
-            snow_compare_page.page,
-            title="Snow Tails compare",
-            icon=":material/leaderboard:",
-            url_path="snow-compare",
-        ),
+        st.Page(e.draw, title=e.title, icon=e.icon, url_path=e.path) for e in game_entries(game)
     ]
 
 
-def app_sections() -> dict[str, list[st.Page]]:
-    """The navigation: the opening page, then each game's pages under its name (the
-    sidebar is the game selector)."""
-    start, *yummell = app_pages()
-    return {"": [start, glossary_page()], "Yummell": yummell, SNOW_TAILS: snow_pages()}
+def page_function(path: str) -> Callable[[], None]:
+    """What draws the page whose address is ``path`` (run on its own, as the tests do)."""
+    if path in ("", "start"):
+        return page
+    if path == "glossary":
+        return glossary.page
+    entries = [e for game in KNOWN for e in game_entries(game)]
+    return next(e.draw for e in entries if e.path == path)
+
+
+def start_page() -> st.Page:
+    return st.Page(page, title="Start", icon=":material/home:", url_path="start", default=True)
 
 
 def glossary_page() -> st.Page:
@@ -65,80 +84,72 @@ def glossary_page() -> st.Page:
     )
 
 
+def app_sections() -> dict[str, list[st.Page]]:
+    """The navigation: the opening page, then each game's pages under its name (the
+    sidebar is the game selector)."""
+    sections = {"": [start_page(), glossary_page()]}
+    for game in KNOWN:
+        sections[get_ruleset(game).title] = game_pages(game)
+    return sections
+
+
 def app_pages() -> list[st.Page]:
-    """Every Yummell page of the app, the opening page first (the default)."""
-    return [
-        st.Page(page, title="Start", icon=":material/home:", url_path="start", default=True),
-        st.Page(design_page.page, title="Design", icon=":material/extension:", url_path="design"),
-        st.Page(race_page.page, title="Race", icon=":material/casino:", url_path="race"),
-        st.Page(
-            compare_page.page, title="Compare", icon=":material/leaderboard:", url_path="compare"
-        ),
-        st.Page(
-            explore_page.page, title="Explore", icon=":material/scatter_plot:", url_path="explore"
-        ),
-        st.Page(tiles_page.page, title="Tiles", icon=":material/grid_view:", url_path="tiles"),
-    ]
+    """The opening page, then every page of the first game."""
+    return [start_page(), *game_pages(DEFAULT_GAME)]
+
+
+def page_at(path: str) -> st.Page:
+    """The page of the navigation whose address is ``path``."""
+    pages = [p for section in app_sections().values() for p in section]
+    return next(p for p in pages if p.url_path == path)
 
 
 def page() -> None:
-    st.title("trackkit: race tracks for Yummell")
-    st.write(
-        "Yummell is a fantasy racing board game for 2 to 8 players whose track is laid from "
-        "ten square tiles. trackkit lets you lay a track tile by tile with the rulebook's "
-        "rules checked as you go, race it thousands of times with the full base rules, and "
-        "compare it with the six tracks printed in the rulebook."
-    )
-    links = {p.title: p for p in app_pages()}
-    design, race, compare = st.columns(3)
-    with design:
-        st.subheader("1. Design a track")
-        st.write(
-            "Start from an empty table, a preset or a track file; place tiles by clicking "
-            "the table. Every change can be undone, and the address bar keeps a link to "
-            "your design."
-        )
-        st.page_link(links["Design"], label="Design a track", icon=":material/extension:")
-    with race:
-        st.subheader("2. Race it")
-        st.write(
-            "Choose players, characters and advantages and simulate many races: the verdict "
-            "in words (how long, and how fair against an average track), who wins, where "
-            "characters pile up, and one race to replay."
-        )
-        st.page_link(links["Race"], label="Race a track", icon=":material/casino:")
-    with compare:
-        st.subheader("3. Compare it")
-        st.write(
-            "Set your design beside the rulebook's presets: length and balance with their "
-            "intervals, exact solo length and start-path spread, MP per square and terrain mix."
-        )
-        st.page_link(links["Compare"], label="Compare tracks", icon=":material/leaderboard:")
-    st.write(
-        "Or let trackkit find tracks for you: the Explore page maps thousands of legal tracks "
-        "by length and balance (sweeps, `trackkit sweep`), and opens the one you pick in "
-        "Design."
-    )
-    st.page_link(links["Explore"], label="Explore legal tracks", icon=":material/scatter_plot:")
-    st.info(RECONSTRUCTED, icon=":material/info:")
+    first = get_ruleset(DEFAULT_GAME)
+    st.title(f"trackkit: race tracks for {first.title}")
+    _steps(DEFAULT_GAME)
     with st.expander("Glossary: round, MP, seat, start path, balance… in plain words"):
         glossary.show_glossary()
         st.page_link(glossary_page(), label="The glossary on a page of its own")
-    st.divider()
-    st.subheader(f"And a second game: {SNOW_TAILS}")
-    st.write(
-        "Dog-sled races on a lane track of straights and corners: choose a demo board, "
-        "place trees, markers and the four buildings by clicking its spaces with every rule "
-        "checked, race it with the full rules for 2 to 8 sleds (how long, how fair the start "
-        "slots, where sleds collide), and compare it with the other boards. The boards are "
-        "reconstructions: the printed ones are not published."
-    )
-    design, race, compare = snow_pages()
-    row = st.columns(3)
-    row[0].page_link(design, label="Design a Snow Tails track", icon=":material/ac_unit:")
-    row[1].page_link(race, label="Race a Snow Tails track", icon=":material/sledding:")
-    row[2].page_link(compare, label="Compare Snow Tails tracks", icon=":material/leaderboard:")
+    for game in list(KNOWN)[1:]:
+        st.divider()
+        st.subheader(f"And another game: {get_ruleset(game).title}")
+        look = look_of(get_face(game))
+        if look.summary:
+            st.write(look.summary)
+        if look.caveat:
+            st.caption(look.caveat)
+        pages = game_pages(game)
+        row = st.columns(len(pages))
+        for column, shown in zip(row, pages, strict=True):
+            column.page_link(shown, label=shown.title, icon=shown.icon)
     st.caption(
         "The same analyses run from the command line (`trackkit --help`) and from Python; "
         "see the docs (the README links to them)."
     )
+
+
+def _steps(game: str) -> None:
+    """What the first game's pages do, each with its link, and its caveat."""
+    look = look_of(get_face(game))
+    if look.summary:
+        st.write(look.summary)
+    links = {p.url_path: p for p in game_pages(game)}
+    steps = look.steps
+    shown = [step for step in steps if f"{look.address}{step[0]}" in links]
+    for column, (path, heading, text, label) in zip(st.columns(3), shown, strict=False):
+        with column:
+            st.subheader(heading)
+            st.write(text)
+            target = links[f"{look.address}{path}"]
+            st.page_link(target, label=label, icon=target.icon)
+    explore = links.get(f"{look.address}explore")
+    if explore is not None:
+        st.write(
+            "Or let trackkit find tracks for you: the Explore page maps thousands of legal "
+            "tracks by length and balance (sweeps, `trackkit sweep`), and opens the one you "
+            "pick in Design."
+        )
+        st.page_link(explore, label="Explore legal tracks", icon=explore.icon)
+    if look.caveat:
+        st.info(look.caveat, icon=":material/info:")

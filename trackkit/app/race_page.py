@@ -1,260 +1,266 @@
-"""Race: simulate many races on a track, see how long and how fair they are (in words
-first: the verdict of the races' profile against an average track), replay one."""
+"""Race, for every game: simulate many races on a track, see how long and how fair they
+are, replay one.
+
+The page knows no game. Its widgets are built from the game's face (the players' bounds,
+its policies, its own race options as :class:`~trackkit.games.face.Argument`); its
+figures come from the simulation (length, win rates by each group the game declares, its
+per-race tallies). A game adds what only it has through a :class:`RaceView` in its
+``pages`` package (Yummell: the verdict against an average track, the characters'
+tables, the replay with cards; Snow Tails: where sleds collide, the replay on the lanes).
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, NamedTuple
 
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.choices import (
-    choose_track,
-    kept,
-    players_slider,
-    wait_for_engine,
-    warn_if_illegal,
-)
-from trackkit.app.fairness import (
-    characters_table,
-    percent,
-    plain,
-    rate_interval,
-    start_paths_table,
-    win_rates_figure,
-)
-from trackkit.app.glossary import column_help
-from trackkit.app.picture import picture_downloads
+from trackkit.app.choices import kept, players_slider
+from trackkit.app.common import read_upload_of
+from trackkit.app.fairness import win_rates_figure
 from trackkit.app.runs import (
     MIN_RACES,
-    REFERENCE_RACES,
     RacesAsked,
     cached_run,
     keep_within,
-    profile_races_allowed,
+    races_allowed,
     races_help,
-    reference_races,
 )
-from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
-from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
-from trackkit.games.yummell.content import load_content
-from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
-from trackkit.games.yummell.record import RaceRecord, record_race
-from trackkit.games.yummell.ruleset import RULESET as YUMMELL
-from trackkit.games.yummell.setup import DECK_MODELS, RaceOptions
-from trackkit.limits import CostLimitError
-from trackkit.render.layout import build_scene
-from trackkit.render.overlays import heat_figure, race_animation
+from trackkit.games.base import get_ruleset
+from trackkit.games.face import Argument, drawn_by, get_face, look_of
 from trackkit.report.export import download_name, races_csv
-from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
 KEEP_RUNS = 32
-HEAT_UNIT = "turns ended here per race"
-# how racers get their start path; dealt by default: every path starts as many racers, so
-# the start paths' fairness is measured (greedy racers who choose all take the cheapest)
-PATH_CHOICES = {
-    "dealt": "dealt in turn (every path as often)",
-    "chosen": "chosen by each racer's policy",
-}
-
-Profiled = TrackProfile | str  # the races' profile, or why there is none
-
-
-@st.cache_resource
-def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, RaceRecord, Profiled]]:
-    """Finished runs, keyed on the track's content, the options and the seed."""
-    return {}
+MIXED = "mixed"  # the policies in turn, racer by racer
 
 
 class RaceChoices(NamedTuple):
-    """What the reader chose on the page: the players and the rules of the races, how
-    many and from which seed, and the characters and advantages named."""
+    """What the reader chose on the page: the players, their policies, the game's own
+    options by name, how many races and from which seed."""
 
     players: int
-    policy: str
-    deck: str
-    encounters: bool
-    start_paths: str
+    policies: tuple[str, ...]
+    chosen: tuple[tuple[str, Any], ...]
     races: int
     seed: int
-    characters: tuple[str, ...]
-    advantages: tuple[str, ...]
 
 
-def page() -> None:
-    st.title("Race")
-    track = choose_track("race")
-    if track is not None:
-        picture_downloads(track, key="race")
-    content = load_content()
-    chosen = _choices(track, content)
+@dataclass(frozen=True)
+class RaceView:
+    """What a game adds to the Race page, every part optional.
+
+    ``title``: the page's heading; ``choose_track(key)``: the track to race (default: a
+    preset or an uploaded file); ``record(track, options, seed=)``: race 0 told turn by
+    turn (default: none); ``before(track, players)``: notes above the options (a warning,
+    downloads); ``most(track, options)``: the most races a run may have; ``on_start()``:
+    run when a run starts (the engine's warm-up); ``then(track, result)``: more work on the
+    races (a profile), kept with them; ``lead(then)``: drawn above the figures;
+    ``fairness(result, then)``, ``heat(track, result)``, ``replay(track, record)``:
+    sections that replace the page's own (win rates by group; nothing; the race's text).
+    """
+
+    title: str | None = None
+    choose_track: Callable[[str], Any] | None = None
+    record: Callable[..., Any] | None = None
+    before: Callable[[Any, int], None] | None = None
+    most: Callable[[Any, Any], int] | None = None
+    on_start: Callable[[], None] | None = None
+    then: Callable[[Any, SimulationResult], Any] | None = None
+    reference: Callable[[int], int] | None = None
+    lead: Callable[[Any], None] | None = None
+    fairness: Callable[[SimulationResult, Any], None] | None = None
+    heat: Callable[[Any, SimulationResult], None] | None = None
+    replay: Callable[[Any, Any], None] | None = None
+
+
+@cache
+def race_view(game: str) -> RaceView:
+    """The hooks ``game`` adds to its Race page (none: the page alone)."""
+    target = look_of(get_face(game)).race_view
+    return RaceView() if target is None else drawn_by(target)
+
+
+@st.cache_resource
+def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, Any, Any]]:
+    """Finished runs, keyed on the game, the track's content, the choices and the seed."""
+    return {}
+
+
+def page(game: str) -> None:
+    """The Race page of ``game``."""
+    ruleset, face, view = get_ruleset(game), get_face(game), race_view(game)
+    st.title(view.title or f"Race a {ruleset.title} track")
+    key = f"{look_of(face).address}race"
+    track = (view.choose_track or _preset_or_upload(game))(key)
+    content = ruleset.load_content()
+    choices = _choices(game, track, content)
     if track is None:
         return
-    warn_if_illegal([track], chosen.players)
+    if view.before is not None:
+        view.before(track, choices.players)
     try:
-        options = RaceOptions(
-            players=chosen.players,
-            characters=chosen.characters,
-            advantages=chosen.advantages,
-            deck=chosen.deck,
-            encounters=chosen.encounters,
-            policy=chosen.policy,
-            start_paths=chosen.start_paths,
-            content=content,
-        )
+        options = face.race_options(choices.players, choices.policies, None, dict(choices.chosen))
     except TrackkitError as error:
         st.info(str(error))
         return
-    key = (track.to_toml(), *chosen)
+    run_key = (game, track.to_toml(), *choices)
     cache = _results()
-    start = st.button("Run races", type="primary")
-    if start and key not in cache:
-        wait_for_engine()
-    reference = reference_races(chosen.races)
-
-    def profiled(result: SimulationResult) -> Profiled:
-        return races_profile(track, result, reference)
-
-    asked = RacesAsked(track, options, chosen.races, chosen.seed, record_race)
-    run = cached_run(cache, KEEP_RUNS, key, asked, start, then=profiled, reference=reference)
+    start = st.button("Run races", type="primary", key=f"{key}-run")
+    if start and run_key not in cache and view.on_start is not None:
+        view.on_start()
+    then = None if view.then is None else (lambda result: view.then(track, result))
+    asked = RacesAsked(track, options, choices.races, choices.seed, view.record or _no_record)
+    reference = 0 if view.reference is None else view.reference(choices.races)
+    run = cached_run(cache, KEEP_RUNS, run_key, asked, start, then=then, reference=reference)
     if run is not None:
-        _show(track, *run)
+        show(view, track, *run)
 
 
-def _choices(track: Track | None, content: Any) -> RaceChoices:
+def _no_record(track: Any, options: Any, *, seed: int) -> None:
+    return None
+
+
+def _preset_or_upload(game: str) -> Callable[[str], Any]:
+    """A track of ``game``: one of its presets, or a file the reader uploads."""
+
+    def choose(key: str) -> Any:
+        ruleset = get_ruleset(game)
+        source = st.radio("Track", ["A preset", "A track file"], horizontal=True, key=f"{key}-src")
+        if source == "A preset":
+            slugs = ruleset.presets()
+            slug = kept(
+                st.selectbox,
+                "Preset",
+                f"{key}-preset",
+                slugs[0],
+                options=slugs,
+                format_func=lambda s: ruleset.load_preset(s).name,
+            )
+            return ruleset.load_preset(slug)
+        return read_upload_of(game, key)
+
+    return choose
+
+
+def _choices(game: str, track: Any, content: Any) -> RaceChoices:
     """The page's widgets, each kept across pages, and what they hold."""
+    face = get_face(game)
+    look = look_of(face)
     left, right = st.columns(2)
-    players = players_slider(left)
-    policy = kept(
-        left.selectbox,
-        "Policy",
-        "race-policy",
-        YUMMELL.policies[0],
-        options=list(YUMMELL.policies),
-        help="greedy: the reference player, fixed so results compare: the cheapest start path, "
-        "its highest card as far as it goes, no rests, no events; smart: plays as a good "
-        "player would",
+    players = players_slider(left, game)
+    policies = _policies(game, players, left)
+    chosen = tuple(
+        (argument.name, _widget(argument, f"{look.address}race", (left, right), players, content))
+        for argument in face.options
     )
-    deck = kept(left.selectbox, "Deck", "race-deck", DECK_MODELS[0], options=list(DECK_MODELS))
-    encounters = kept(left.checkbox, "Encounters", "race-encounters", True)
-    start_paths = kept(
-        left.selectbox,
-        "Start paths",
-        "race-start-paths",
-        "dealt",
-        options=list(PATH_CHOICES),
-        format_func=PATH_CHOICES.__getitem__,
-        help="Dealt: the racers' start paths are dealt in turn from a random first path, so "
-        "each path starts as many racers and the verdict can say whether one wins more "
-        "(the analysis's choice). Chosen: each racer's policy picks (greedy: the cheapest).",
-    )
-    # at most what one run and its profile's reference may cost on this board with these
-    # players (the app's limit)
-    most = (
-        MAX_RACES
-        if track is None
-        else profile_races_allowed(track, RaceOptions(players=players, content=content))
-    )
-    keep_within(most, "race-races", "kept:race-races")
+    most = MAX_RACES if track is None else _most(game, track, players, policies, chosen)
+    races_key = f"{look.address}race-races"
+    keep_within(most, races_key, f"kept:{races_key}")
     races = kept(
         right.number_input,
         "Races",
-        "race-races",
+        races_key,
         min(5_000, most),
         min_value=MIN_RACES,
         max_value=most,
         step=1_000,
-        help=races_help(most)
-        + f" The verdict races each track of its average track too, {REFERENCE_RACES:,} "
-        "times at the most: counted in.",
+        help=races_help(most),
     )
-    seed = kept(right.number_input, "Seed", "race-seed", 0, min_value=0, step=1)
-    # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
-    for name in ("race-characters", "race-advantages"):
-        chosen = st.session_state.get(name, st.session_state.get(f"kept:{name}", []))
-        st.session_state[name] = list(chosen)[:players]
-    characters = kept(
-        right.multiselect,
-        f"Characters (pick {players}, or none to deal at random)",
-        "race-characters",
-        [],
-        options=content.character_names,
-        max_selections=players,
-    )
-    advantages = kept(
-        right.multiselect,
-        f"Advantages (pick {players}, or none to deal at random)",
-        "race-advantages",
-        [],
-        options=content.advantage_names,
-        max_selections=players,
-    )
-    return RaceChoices(
-        players,
-        policy,
-        deck,
-        encounters,
-        start_paths,
-        int(races),
-        int(seed),
-        tuple(characters),
-        tuple(advantages),
-    )
+    seed = kept(right.number_input, "Seed", f"{look.address}race-seed", 0, min_value=0, step=1)
+    return RaceChoices(players, policies, chosen, int(races), int(seed))
 
 
-def races_profile(track: Track, result: SimulationResult, reference: int) -> Profiled:
-    """The profile of the races the page ran (:func:`~trackkit.explore.profile.profile_track`
-    on them, beside ``reference`` races of each track of the average track raced alike), or
-    why there is none: the races are shown either way."""
+def _policies(game: str, players: int, column: Any) -> tuple[str, ...]:
+    """The policy every racer plays, or several in turn (``mixed``)."""
+    ruleset, look = get_ruleset(game), look_of(get_face(game))
+    offered = [*ruleset.policies, *([MIXED] if len(ruleset.policies) > 1 else [])]
+    policy = kept(
+        column.selectbox,
+        "Policy",
+        f"{look.address}race-policy",
+        offered[0],
+        options=offered,
+        format_func=lambda p: (
+            f"mixed: {' and '.join(ruleset.policies)} in turn" if p == MIXED else p
+        ),
+        help=look.policy_help or None,
+    )
+    if policy == MIXED:
+        return tuple(ruleset.policies[k % len(ruleset.policies)] for k in range(players))
+    return (policy,)
+
+
+def _most(
+    game: str, track: Any, players: int, policies: tuple[str, ...], chosen: Sequence[Any]
+) -> int:
+    """The most races one run may have on ``track`` with these choices (the app's limit)."""
+    face, view = get_face(game), race_view(game)
     try:
-        return profile_track(
-            track,
-            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
-            options=result.options,
-            simulated=result,
-            reference_races=reference,
+        options = face.race_options(players, policies, None, dict(chosen))
+    except TrackkitError:  # said when the races are asked for
+        return MIN_RACES
+    return (view.most or races_allowed)(track, options)
+
+
+def _widget(
+    argument: Argument, prefix: str, columns: tuple[Any, Any], players: int, content: Any
+) -> Any:
+    """The widget of one race option, built from its declaration, and its value."""
+    key = f"{prefix}-{argument.name.replace('_', '-')}"
+    left, right = columns
+    helped = {"help": argument.app_help or argument.help}
+    if argument.kind == "switch":
+        return kept(left.checkbox, argument.title, key, bool(argument.default), **helped)
+    if argument.kind == "names":
+        names = list(getattr(content, argument.among)) if argument.among else []
+        # a smaller table keeps the first names chosen (a multiselect refuses more than its max)
+        earlier = st.session_state.get(key, st.session_state.get(f"kept:{key}", []))
+        st.session_state[key] = [n for n in earlier if n in names][:players]
+        picked = kept(
+            right.multiselect,
+            f"{argument.title} (pick {players}, or none to deal at random)",
+            key,
+            [],
+            options=names,
+            max_selections=players,
+            **helped,
         )
-    except TrackkitError as error:
-        return str(error)
+        return tuple(picked)
+    offered = argument.offered or argument.choices
+    if offered:
+        return kept(
+            left.selectbox,
+            argument.title,
+            key,
+            argument.default if argument.default in offered else offered[0],
+            options=list(offered),
+            format_func=argument.say,
+            **helped,
+        )
+    if argument.kind in ("int", "float"):
+        number = int if argument.kind == "int" else float
+        low = None if argument.low is None else number(argument.low)
+        high = None if argument.high is None else number(argument.high)
+        start = argument.default if argument.default is not None else (low or 0)
+        value = kept(
+            left.number_input, argument.title, key, number(start), min_value=low, max_value=high
+        )
+        return number(value)
+    text = kept(left.text_input, argument.title, key, argument.default or "", **helped)
+    return (argument.parse or str)(text) if text else None
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _placing(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
-def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> list[dict[str, Any]]:
-    """Win rates by ``first`` (a character, an advantage: once a race at most, so its
-    entries are races; with ``share``, a start path: several racers of a race may start on
-    one, so its entries are racers, and its win rate is theirs)."""
-    table = []
-    for r in rows:
-        line: dict[str, Any] = {first: r["name"]}
-        if share:
-            line["Started"] = percent(r["share"])
-            line["Racers started"] = r["entries"]
-        else:
-            line["Races entered"] = r["entries"]
-        line["Win rate"] = percent(r["win_rate"])
-        interval = rate_interval(r)
-        line["95% interval"] = "–" if interval is None else " – ".join(map(percent, interval))
-        line["Mean placing"] = _placing(r["mean_placing"])
-        table.append(line)
-    return table
-
-
-def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: Profiled) -> None:
-    players = result.options.players
-    if isinstance(profile, TrackProfile):
-        _verdict(profile)
-    else:
-        st.warning(f"No verdict for these races: {profile}")
+def show(view: RaceView, track: Any, result: SimulationResult, record: Any, then: Any) -> None:
+    """The races' figures, the game's sections, and the downloads."""
+    if view.lead is not None:
+        view.lead(then)
     low, high = result.ci95
     a, b, c = st.columns(3)
     a.metric("Expected race length", f"{result.mean_rounds:.2f} rounds")
@@ -269,24 +275,67 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: P
         ),
         width="stretch",
     )
-    _fairness(result, profile if isinstance(profile, TrackProfile) else None)
-    order = [
-        {**r, "name": f"{_ordinal(int(r['name']))} to play"} for r in result.by_group("order_pos")
-    ]
-    by_order, by_advantage = st.tabs(["Turn order", "Advantages"])
-    by_order.plotly_chart(
-        win_rates_figure(order, "Win rate by place in the last round's turn order", players),
-        width="stretch",
+    (view.fairness or _win_rates)(result, then)
+    _tallies(result)
+    if view.heat is not None:
+        view.heat(track, result)
+    if view.replay is not None and record is not None:
+        view.replay(track, record)
+    elif record is None:
+        _race_text(track, result)
+    _downloads(track, result, record)
+
+
+def _win_rates(result: SimulationResult, then: Any) -> None:
+    """Win rates by each group the game declares (start slot, path, character…), with
+    their intervals and the fair share."""
+    groups = [g for g in result.groups if any(r["entries"] for r in result.by_group(g.key))]
+    if not groups:
+        return
+    st.subheader("Who wins")
+    for tab, group in zip(st.tabs([g.title for g in groups]), groups, strict=True):
+        rows = [r for r in result.by_group(group.key) if r["entries"]]
+        tab.plotly_chart(
+            win_rates_figure(rows, f"Win rate by {group.title.lower()}", result.options.players),
+            width="stretch",
+        )
+    st.caption(
+        "A tie for first counts as a win for each in it; the bars' whiskers are 95% "
+        "intervals, and the dashed line is what each would win in a perfectly fair race."
     )
-    advantages = _table([r for r in result.by_group("advantage") if r["entries"]], "Advantage")
-    by_advantage.dataframe(advantages, hide_index=True, column_config=column_help(advantages))
-    st.subheader("Where characters pile up")
-    heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
+
+
+def _tallies(result: SimulationResult) -> None:
+    """The game's per-race counts, each with its interval."""
+    tallies = result.tallies()
+    if not tallies:
+        return
+    st.subheader("Per race")
+    st.dataframe(
+        [
+            {
+                "What": tally["title"],
+                "Mean per race": round(tally["mean"], 3),
+                "95% interval": f"{tally['ci95'][0]:.3f} – {tally['ci95'][1]:.3f}",
+            }
+            for tally in tallies.values()
+        ],
+        hide_index=True,
+    )
+
+
+def _race_text(track: Any, result: SimulationResult) -> None:
+    """Race 0 told as the command line tells it, for a game without a replay of its own."""
     try:
-        st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
-    except CostLimitError as error:  # a board too big to plot in the app: say so, go on
-        st.warning(f"The heat map is not drawn: {error}")
-    _replay(track, record)
+        told = get_face(track.game).race(track, result.options, result.seed).text
+    except TrackkitError as error:
+        st.caption(f"The sample race is not told: {error}")
+        return
+    st.subheader("A sample race")
+    st.code(told if isinstance(told, str) else "\n".join(told), language=None)
+
+
+def _downloads(track: Any, result: SimulationResult, record: Any) -> None:
     seed = result.seed
     downloads = st.columns(3)
     downloads[0].download_button(
@@ -303,102 +352,11 @@ def _show(track: Track, result: SimulationResult, record: RaceRecord, profile: P
         mime="text/csv",
         on_click="ignore",
     )
-    downloads[2].download_button(
-        "Download the sample race (JSON)",
-        lambda: json.dumps(record.to_json(), indent=2),
-        file_name=download_name(track, seed, "sample-race", "json"),
-        mime="application/json",
-        on_click="ignore",
-    )
-
-
-def _verdict(profile: TrackProfile) -> None:
-    """The races in one paragraph, and what they were measured against."""
-    with st.container(border=True):
-        st.markdown(plain(verdict(profile)))
-        st.caption(
-            "An average track: 30 tracks drawn once from the space of legal tracks (the presets "
-            "where there is none), raced with these options and seed, "
-            f"{reference_races(profile.races):,} races each (the app races at most "
-            f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
-            "no difference. Exact: solved, not sampled (one racer alone, infinite deck)."
+    if record is not None and hasattr(record, "to_json"):
+        downloads[2].download_button(
+            "Download the sample race (JSON)",
+            lambda: json.dumps(record.to_json(), indent=2),
+            file_name=download_name(track, seed, "sample-race", "json"),
+            mime="application/json",
+            on_click="ignore",
         )
-
-
-def _fairness(result: SimulationResult, profile: TrackProfile | None) -> None:
-    """Win rates by character (beside an average track's) and by start path, each with its
-    interval and the fair share; the profile's tables below them."""
-    players = result.options.players
-    st.subheader("Who wins: characters and start paths")
-    measured = profile.details.get("characters", []) if profile is not None else []
-    average = {r["name"]: r["reference_win_rate"] for r in measured}
-    characters = [
-        {**r, **({"reference_win_rate": average[r["name"]]} if r["name"] in average else {})}
-        for r in result.by_group("character")
-        if r["entries"]
-    ]
-    paths = [r for r in result.by_group("route") if r["entries"]]
-    left, right = st.columns(2)
-    left.plotly_chart(
-        win_rates_figure(characters, "Win rate by character", players), width="stretch"
-    )
-    right.plotly_chart(win_rates_figure(paths, "Win rate by start path", players), width="stretch")
-    st.caption(
-        "Bars: the share of the races entered that each character won, and of the racers "
-        "started on each path that won, with its 95% interval (a tie for first counts as a "
-        "win for each in it). Diamonds: the same character on an average track. The dashed "
-        "line is what each would win in a perfectly fair race."
-    )
-    if profile is None:
-        for table in (
-            _table(characters, "Character"),
-            _table(result.by_group("route"), "Start path", share=True),
-        ):
-            st.dataframe(table, hide_index=True, column_config=column_help(table))
-        return
-    placing = {r["name"]: _placing(r["mean_placing"]) for r in characters}
-    for table in (
-        [{**row, "Mean placing": placing[row["Character"]]} for row in characters_table(profile)],
-        start_paths_table(profile),
-    ):
-        st.dataframe(table, hide_index=True, column_config=column_help(table))
-    if profile.details.get("path_rounds"):
-        st.caption(
-            "Exact solo rounds: the expected rounds of one racer alone on the track (the "
-            "reference racer on each start path; each character with the reference "
-            "advantage on the cheapest path), infinite deck, greedy: no sampling error."
-        )
-
-
-@st.fragment  # moving through the rounds redraws the replay, not the whole page
-def _replay(track: Track, record: RaceRecord) -> None:
-    st.subheader(f"A sample race: {record.rounds} rounds")
-    seats = [
-        f"{seat}. {c} ({a})"
-        for seat, (c, a) in enumerate(zip(record.characters, record.advantages, strict=True), 1)
-    ]
-    st.caption("Seats: " + ", ".join(seats))
-    positions = positions_by_round(record)
-    last = max(record.rounds, 1)
-    for name in ("race-round", "kept:race-round"):  # a shorter race than the one before
-        if st.session_state.get(name, 1) > last:
-            st.session_state[name] = last
-    shown = kept(st.slider, "Round", "race-round", 1, min_value=1, max_value=last)
-    shown = min(shown, len(positions) - 1)
-    where = positions[shown]
-    board, story = st.columns([3, 2])
-    try:
-        figure = race_animation(build_scene(track), positions, record.characters, shown)
-        board.plotly_chart(figure, width="stretch")
-    except CostLimitError as error:  # a race too long to animate in the app: say so, go on
-        board.warning(f"The board is not drawn: {error}")
-    with story:
-        st.write(f"**Round {shown}**")
-        st.markdown("\n".join(f"- {readable(s.text)}" for s in record.steps if s.round == shown))
-        standings = ", ".join(
-            f"{seat}. {name}: {square_name(square)}"
-            for seat, (name, square) in enumerate(zip(record.characters, where, strict=True), 1)
-        )
-        st.caption(f"At the end of the round: {standings}.")
-    order = sorted(zip(record.placings, record.characters, strict=True))
-    st.write("Placings: " + ", ".join(f"{p}. {c}" for p, c in order))

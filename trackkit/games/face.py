@@ -45,6 +45,13 @@ class Argument:
     ``positional`` arguments are given without a flag; ``count`` values are given at once
     (``"*"``: any number). ``rule`` says the bounds in words for an error, with ``{low}``
     and ``{high}``; ``short`` is a one-letter flag beside the long one (``-o``).
+
+    The app builds a widget from the same declaration: ``label`` (default: the name in
+    words), ``app_help`` (default: ``help``, which speaks of flags), ``offered``: the values
+    a list offers, the first chosen unless the user picks another (a text or number option
+    otherwise typed), ``words``: how some values read (``("dealt", "dealt in turn")``),
+    ``among``: for ``names``, the attribute of the game's content that lists them
+    (``character_names``).
     """
 
     name: str
@@ -61,6 +68,21 @@ class Argument:
     count: int | str | None = None
     short: str | None = None
     rule: str | None = None
+    # how the app shows it (the command line ignores these)
+    label: str | None = None
+    offered: tuple[Any, ...] = ()
+    words: tuple[tuple[Any, str], ...] = ()
+    among: str | None = None
+    app_help: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The app's label: ``label``, else the name in words (``Start paths``)."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def say(self, value: Any) -> str:
+        """``value`` as the app shows it: its ``words`` when it has some."""
+        return dict(self.words).get(value, str(value))
 
     @property
     def flag(self) -> str:
@@ -70,6 +92,58 @@ class Argument:
         if self.kind == "switch" and self.default is True:
             return f"--no-{dashed}"
         return f"--{dashed}"
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of a game's own in the app (its track editor, a gallery): its ``title`` in
+    the navigation, an ``icon`` (``:material/NAME:``), its address ``path``, and ``draw``,
+    ``"module:function"`` that draws it. The module belongs to the game's ``pages``
+    package, which may use the app's shared widgets; the app imports it only through this
+    declaration. A ``last`` page comes after the shared pages (a gallery, a reference)."""
+
+    title: str
+    icon: str
+    path: str
+    draw: str
+    last: bool = False
+
+
+class Step(NamedTuple):
+    """One step of a game's tour on the start page: the page at ``path`` (its address
+    after the game's own beginning), under ``heading``, what it does, and the link's
+    ``label``."""
+
+    path: str
+    heading: str
+    text: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the app shows a game, every part optional (a face without ``look`` gets these
+    defaults, and the shared pages alone).
+
+    ``address``: what the addresses of its pages, and the keys of their widgets, begin
+    with (the first game's is empty, so its old links hold); ``name``: its short name in
+    the titles of its shared pages (``Snow Tails race``; empty: ``Race``); ``racers``: what
+    its racers are called (Players, Sleds); ``policy_help``: what each policy assumes of players;
+    ``pages``: its own pages, before the shared Race and Compare; ``race_view``:
+    ``"module:NAME"`` of the hooks its Race page adds (a ``trackkit.app.race_page.RaceView``
+    in its ``pages`` package); ``summary``: what it is, for the start page, ``caveat``:
+    what of it is reconstructed, and ``steps``: the start page's tour of its pages.
+    """
+
+    address: str = ""
+    name: str = ""
+    racers: str = "Players"
+    policy_help: str = ""
+    pages: tuple[Page, ...] = ()
+    race_view: str | None = None
+    summary: str = ""
+    caveat: str = ""
+    steps: tuple[Step, ...] = ()
 
 
 class Shown(NamedTuple):
@@ -132,6 +206,18 @@ class Face(Protocol):
 
 
 _FACES: dict[str, Face] = {}
+
+
+def look_of(face: Face) -> Look:
+    """How the app shows ``face``'s game (:class:`Look`; the defaults when it says nothing)."""
+    look = getattr(face, "look", None)
+    return look if isinstance(look, Look) else Look()
+
+
+def drawn_by(target: str) -> Any:
+    """The object that ``"module:name"`` names (a page's drawing function, a view)."""
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
 
 
 def get_face(game: str | None = None) -> Face:

@@ -9,7 +9,7 @@ from typing import Any
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, Command, Shown
+from trackkit.games.face import Argument, Command, Look, Page, Shown
 from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.track import SnowTrack
 
@@ -22,8 +22,45 @@ OPTIONS = (
         high=4,
         metavar="1-4",
         rule="the starting dogs are valued {low} to {high} (rulebook A.5)",
+        offered=(2, 1, 3, 4),
+        app_help="2 + 2 in the rulebook; the expert rule lets players agree another value (A.5)",
     ),
-    Argument("first_round_bonus", "no bonus die in round 1", "switch", default=True),
+    Argument(
+        "first_round_bonus",
+        "no bonus die in round 1",
+        "switch",
+        default=True,
+        label="Bonus die in round 1",
+        app_help="The bonus die may be used from round 1; off: from round 2",
+    ),
+)
+LOOK = Look(
+    address="snow-",
+    name="Snow Tails",
+    racers="Sleds",
+    pages=(
+        Page(
+            "Snow Tails design",
+            ":material/ac_unit:",
+            "snow-design",
+            "trackkit.games.snowtails.pages.design:page",
+        ),
+        Page(
+            "Snow Tails compare",
+            ":material/leaderboard:",
+            "snow-compare",
+            "trackkit.games.snowtails.pages.compare:page",
+        ),
+    ),
+    summary="Dog-sled races on a lane track of straights and corners: choose a demo board, "
+    "place trees, markers and the four buildings by clicking its spaces with every rule "
+    "checked, race it with the full rules for 2 to 8 sleds (how long, how fair the start "
+    "slots, where sleds collide), and compare it with the other boards.",
+    caveat="The boards are reconstructions: the printed ones are not published.",
+    policy_help="greedy: the reference musher, fixed so results compare: the move that ends "
+    "furthest ahead, each collision card or hit counted against it; smart: plays as a good "
+    "musher would",
+    race_view="trackkit.games.snowtails.pages.race:VIEW",
 )
 
 
@@ -71,6 +108,7 @@ class SnowTailsFace:
 
     options = OPTIONS
     commands = COMMANDS
+    look = LOOK
 
     def race_options(
         self,

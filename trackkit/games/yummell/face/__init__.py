@@ -9,7 +9,7 @@ from typing import Any
 
 from trackkit.board.track import Track
 from trackkit.games.base import tileset_of
-from trackkit.games.face import Argument, Shown
+from trackkit.games.face import Argument, Look, Page, Shown, Step
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.face.commands import COMMANDS
 from trackkit.games.yummell.setup import START_PATHS, RaceOptions
@@ -23,18 +23,115 @@ def _start_paths(text: str) -> str:
 
 
 OPTIONS = (
-    Argument("characters", "comma-separated names or numbers, one per player", kind="names"),
-    Argument("advantages", "comma-separated names or numbers, one per player", kind="names"),
     Argument(
-        "deck", "the movement deck (default finite)", "choice", choices=("finite", "infinite")
+        "characters",
+        "comma-separated names or numbers, one per player",
+        kind="names",
+        among="character_names",
+        app_help="The characters in the race, one per player; none: dealt at random",
     ),
-    Argument("encounters", "skip encounters", "switch", default=True),
+    Argument(
+        "advantages",
+        "comma-separated names or numbers, one per player",
+        kind="names",
+        among="advantage_names",
+        app_help="The advantages in the race, one per player; none: dealt at random",
+    ),
+    Argument(
+        "deck",
+        "the movement deck (default finite)",
+        "choice",
+        choices=("finite", "infinite"),
+        app_help="finite: the rulebook's deck, reshuffled when used up; infinite: every "
+        "card drawn from the full deck",
+    ),
+    Argument(
+        "encounters",
+        "skip encounters",
+        "switch",
+        default=True,
+        app_help="The encounters of the rulebook's base game; off: none",
+    ),
     Argument(
         "start_paths",
         "chosen (by each racer's policy), dealt (every path as often) or a path's letter "
         "(every racer on it); default chosen, for profiles dealt",
         parse=_start_paths,
+        offered=("dealt", "chosen"),
+        words=(
+            ("dealt", "dealt in turn (every path as often)"),
+            ("chosen", "chosen by each racer's policy"),
+        ),
+        app_help="Dealt: the racers' start paths are dealt in turn from a random first "
+        "path, so each path starts as many racers and the verdict can say whether one wins "
+        "more (the analysis's choice). Chosen: each racer's policy picks (greedy: the "
+        "cheapest).",
     ),
+)
+
+
+RECONSTRUCTED = (
+    "**Reconstructed data.** The rulebook and its six preset tracks fix how many tiles there "
+    "are, which is the start and which the finish, and which path tiles are straights or "
+    "curves. The physical tiles and cards are not published, so **the square layout and "
+    "terrain of every tile, and the numbers on the cards, are reconstructions**: race "
+    "lengths and win rates compare tracks with each other, they do not predict the boxed "
+    "game exactly. If you own the box, correct the tile files (see the Tiles page) without "
+    "touching any code."
+)
+LOOK = Look(
+    pages=(
+        Page(
+            "Design", ":material/extension:", "design", "trackkit.games.yummell.pages.design:page"
+        ),
+        Page(
+            "Compare",
+            ":material/leaderboard:",
+            "compare",
+            "trackkit.games.yummell.pages.compare:page",
+        ),
+        Page(
+            "Tiles",
+            ":material/grid_view:",
+            "tiles",
+            "trackkit.games.yummell.pages.tiles:page",
+            last=True,
+        ),
+    ),
+    summary="Yummell is a fantasy racing board game for 2 to 8 players whose track is laid "
+    "from ten square tiles. trackkit lets you lay a track tile by tile with the rulebook's "
+    "rules checked as you go, race it thousands of times with the full base rules, and "
+    "compare it with the six tracks printed in the rulebook.",
+    caveat=RECONSTRUCTED,
+    steps=(
+        Step(
+            "design",
+            "1. Design a track",
+            "Start from an empty table, a preset or a track file; place tiles by clicking "
+            "the table. Every change can be undone, and the address bar keeps a link to "
+            "your design.",
+            "Design a track",
+        ),
+        Step(
+            "race",
+            "2. Race it",
+            "Choose players, characters and advantages and simulate many races: the verdict "
+            "in words (how long, and how fair against an average track), who wins, where "
+            "characters pile up, and one race to replay.",
+            "Race a track",
+        ),
+        Step(
+            "compare",
+            "3. Compare it",
+            "Set your design beside the rulebook's presets: length and balance with their "
+            "intervals, exact solo length and start-path spread, MP per square and terrain mix.",
+            "Compare tracks",
+        ),
+    ),
+    policy_help="greedy: the reference player, fixed so results compare: the cheapest start "
+    "path, its highest card as far as it goes, no rests, no events; smart: plays as a good "
+    "player would",
+    race_view="trackkit.games.yummell.pages.race:VIEW",
 )
 
 
@@ -43,6 +140,7 @@ class YummellFace:
 
     options = OPTIONS
     commands = COMMANDS
+    look = LOOK
 
     def race_options(
         self,
