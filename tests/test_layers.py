@@ -55,7 +55,7 @@ def test_the_board_knows_no_game_and_nothing_above_it() -> None:
             i
             for i in imported
             if _under(i, "trackkit.games", "trackkit.sim", "trackkit.report", "trackkit.render")
-            or _under(i, "trackkit.app", "trackkit.cli", "trackkit.validate", "trackkit.design")
+            or _under(i, "trackkit.app", "trackkit.cli", "trackkit.validate")
         ]
         assert not wrong, f"{module} imports {wrong}"
 
@@ -105,7 +105,7 @@ def test_a_game_imports_nothing_above_the_games_but_its_face() -> None:
     app pages may use the app's shared widgets, but not the command line."""
     above = ("trackkit.sim", "trackkit.explore", "trackkit.report", "trackkit.render")
     above += ("trackkit.validate",)
-    above += ("trackkit.design", "trackkit.app", "trackkit.cli")
+    above += ("trackkit.app", "trackkit.cli")
     for module, imported in _importing("trackkit.games").items():
         forbidden = ("trackkit.app", "trackkit.cli") if _face(module) else above
         if _pages(module):
@@ -130,28 +130,18 @@ def _game_modules(imported: set[str]) -> list[str]:
 
 _GAMES = {p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists()}
 
-# Front ends still written per game, to be made generic (issue 22, next session): the
-# list must shrink to nothing, and a module made generic must leave it (the test fails
-# both ways, so the list is always the truth).
-NOT_YET_GENERIC = {
-    "trackkit.app.choices",
-    "trackkit.app.common",
-    "trackkit.app.snow_common",
-    "trackkit.design",
-}
-
 
 def test_nothing_outside_the_games_imports_a_game() -> None:
-    """The command line, reports, drawings and shared layers reach a game only through the
-    registry and the two sides of the seam (``games.base``, ``games.face``)."""
+    """The command line, the app, reports, drawings and shared layers reach a game only
+    through the registry and the two sides of the seam (``games.base``, ``games.face``);
+    a game's own app pages live in its folder (``games/<game>/pages``)."""
     importing = {
         module: _game_modules(_imports(path, top_level_only=False))
         for module, path in MODULES.items()
         if not _under(module, "trackkit.games")
     }
-    offenders = {module for module, games in importing.items() if games}
-    assert offenders - NOT_YET_GENERIC == set(), {m: importing[m] for m in offenders}
-    assert NOT_YET_GENERIC - offenders == set(), "generic now: take it off NOT_YET_GENERIC"
+    offenders = {module: games for module, games in importing.items() if games}
+    assert offenders == {}
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,8 @@ from conftest import PLOT_DRAWN, click_chart, press, settle
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Placement, Track
-from trackkit.design import decode_track, encode_track, next_tiles
 from trackkit.games import load_tileset
+from trackkit.games.yummell.editing import decode_track, encode_track, next_tiles
 from trackkit.games.yummell.presets import load_preset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,10 +16,10 @@ from conftest import PLOT_DRAWN, click_chart
 from playwright.sync_api import Page, expect
 
 from trackkit.board.track import Track
-from trackkit.design import encode_track
 from trackkit.explore.profile import ProfileSettings
 from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.yummell.editing import encode_track
 
 
 def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:

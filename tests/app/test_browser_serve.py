@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from trackkit.design import encode_track
 from trackkit.explore.profile import reference_tracks
 from trackkit.games import get_ruleset
+from trackkit.games.yummell.editing import encode_track
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.setup import race_board
 

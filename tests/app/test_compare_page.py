@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 import trackkit.games.yummell.face.compare as compare
 from trackkit.board.track import Track
-from trackkit.design import Design, encode_track
+from trackkit.games.yummell.editing import Design, encode_track
 from trackkit.games.yummell.presets import load_preset
 
 TIMEOUT = 900  # the first comparison may wait minutes for the engine to compile

@@ -16,7 +16,6 @@ from trackkit import limits
 from trackkit.app.explore_page import TITLES, design_row
 from trackkit.app.fairness import figure_text
 from trackkit.board.track import Track
-from trackkit.design import Design
 from trackkit.explore.profile import (
     PROFILE_RACES,
     ProfileSettings,
@@ -25,6 +24,7 @@ from trackkit.explore.profile import (
 )
 from trackkit.explore.sweep import Cluster, read_manifest, read_sweep, run_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.yummell.editing import Design
 from trackkit.games.yummell.presets import load_preset
 
 TIMEOUT = 240

@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from trackkit.board.track import Placement, Track
-from trackkit.design import Design, encode_track
+from trackkit.games.yummell.editing import Design, encode_track
 from trackkit.games.yummell.presets import load_preset
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -9,9 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
-from trackkit.app import choices
 from trackkit.board.track import Track
-from trackkit.design import Design, encode_track
+from trackkit.games.yummell.editing import Design, encode_track
+from trackkit.games.yummell.pages import choices
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.warmup import Warmup
 

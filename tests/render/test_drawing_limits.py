@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from trackkit import limits
 from trackkit.board.track import MAX_COORDINATE, Placement, Track, parse_track_toml
-from trackkit.design import decode_track
 from trackkit.games.snowtails import presets as snow_presets
 from trackkit.games.snowtails.track import SnowTrack
 from trackkit.games.snowtails.track import parse_track_toml as parse_snow_toml
 from trackkit.games.snowtails.validation import validate_track
 from trackkit.games.yummell import presets as yummell_presets
+from trackkit.games.yummell.editing import decode_track
 from trackkit.games.yummell.pages.design import _clickable_cells
 from trackkit.limits import CANVAS_PIXELS, PLOT_POINTS, CostLimitError
 from trackkit.render import (

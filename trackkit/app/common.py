@@ -1,4 +1,10 @@
-"""What the pages share: the design in the session, caches, and reading user files.
+"""What the pages share: the address bar, caches, and reading user files.
+
+Each game's pages keep its design in the session and in the address; they register here
+what they keep there (:func:`keeps_in_address`), how to open what a link names
+(:func:`follows_address`) and their editor (:func:`edits`), so that
+the address holds every game's design and another page (Explore) can open a track in its
+game's editor, without this module knowing a game.
 
 Visitors reach a server, so what they send is checked here before any page uses it: a
 shared link or an uploaded track may use only the bundled tile set, or the tile-set
@@ -11,25 +17,18 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from trackkit.board.links import MAX_UPLOAD_BYTES, uploaded_text
 from trackkit.board.tiles import TileSet
-from trackkit.board.track import Track
-from trackkit.design import (
-    MAX_UPLOAD_BYTES,
-    Design,
-    decode_track,
-    encode_track,
-    read_uploaded_track,
-    uploaded_text,
-)
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
-from trackkit.games.yummell import PLAYERS
+from trackkit.games.base import get_ruleset, parse_game_track_toml
 
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library
@@ -40,8 +39,7 @@ UPLOAD_HELP = (
 )
 TILESETS_VARIABLE = "TRACKKIT_APP_TILESETS"
 PLAYERS_KEY = "players"  # the one player count of Design, Race, Compare and Explore
-SNOW_KEY = "snow"  # the Snow Tails design in the address
-SNOW_ADDRESS = "snow_address"  # ... as the session last kept it (None: the first demo board)
+LEAVE = object()  # what an address part's value says when the address should be left as it is
 
 log = logging.getLogger(__name__)
 
@@ -62,43 +60,56 @@ def _operator_tileset(folder: str) -> TileSet:
     return load_tileset(folder)
 
 
-def design() -> Design:
-    """The user's design, kept across reruns and pages.
+@dataclass(frozen=True)
+class Editor:
+    """What a game's editor lets other pages do: ``open(track)`` opens a track in it (an
+    edit that Undo takes back), ``current()`` is the design when it can be raced (else
+    None and why not), ``ready()`` waits while the game's engine compiles, ``path`` is the
+    editor page's address."""
 
-    The address bar and the design stay in step: a shared link opens its track, and when
-    the visitor moves through the browser's history (Back, Forward) or edits the address,
-    the design follows it as an edit that Undo takes back.
-    """
-    opening = "design" not in st.session_state
-    if opening:
-        st.session_state.design = Design.empty()
-        _players_from_address()
-    current: Design = st.session_state.design
-    shared = st.query_params.get("track")
-    # A page switch drops the address's parameters (sync_address puts them back); only a
-    # new session or Back/Forward means the address holds what the visitor wants to see.
-    if (opening and shared) or (history_navigation() and shared != _address(current)):
-        st.session_state.design = _follow_address(current, shared)
-        if st.session_state.design is current:
-            sync_address()  # an unusable link leaves the design and shows the design's own
-    return st.session_state.design
+    open: Callable[[Any], None]
+    current: Callable[[], tuple[Any, str]]
+    ready: Callable[[], None]
+    path: str
 
 
 _FOLLOWERS: list[Callable[[], Any]] = []
+_PARTS: dict[str, Callable[[], Any]] = {}
+_EDITORS: dict[str, Editor] = {}
 
 
 def follows_address(follow: Callable[[], Any]) -> Callable[[], Any]:
-    """Register ``follow``, which opens what the address names (a design of another game)
-    at the start of every run, before the address is written back."""
+    """Register ``follow``, which opens what the address names (a game's design) at the
+    start of every run, before the address is written back."""
     if follow not in _FOLLOWERS:
         _FOLLOWERS.append(follow)
     return follow
 
 
+def keeps_in_address(key: str, value: Callable[[], Any]) -> None:
+    """Keep ``?key=`` in the address on every page: ``value()`` is its text, None to take
+    it out, or :data:`LEAVE` to leave the address as it is (a design not opened yet)."""
+    _PARTS[key] = value
+
+
+def edits(game: str, editor: Editor) -> None:
+    """Register ``game``'s editor, through which other pages reach its design."""
+    _EDITORS[game] = editor
+
+
+def editor(game: str) -> Editor:
+    """``game``'s editor (:func:`edits`)."""
+    if game not in _EDITORS:
+        raise TrackkitError(f"the app has no editor for {get_ruleset(game).title} tracks")
+    return _EDITORS[game]
+
+
 def follow_addresses() -> None:
     """Every design the address names, opened (a shared link, a reload, Back or Forward)
-    whichever page it points at."""
-    design()
+    whichever page it points at; in a new session, its player count too."""
+    if "address_followed" not in st.session_state:
+        st.session_state.address_followed = True
+        players_from_address()
     for follow in _FOLLOWERS:
         follow()
 
@@ -109,11 +120,12 @@ def players() -> int | None:
     return None if count is None else int(count)
 
 
-def _players_from_address() -> None:
+def players_from_address() -> None:
     """A link's ``?players=`` becomes the session's player count (ignored unless a count
-    the game races)."""
+    the first game races)."""
+    bounds = get_ruleset().players
     text = st.query_params.get(PLAYERS_KEY, "")
-    if text.isdigit() and PLAYERS.race_min <= int(text) <= PLAYERS.race_max:
+    if text.isdigit() and bounds.race_min <= int(text) <= bounds.race_max:
         st.session_state[f"kept:{PLAYERS_KEY}"] = int(text)
 
 
@@ -121,30 +133,6 @@ def history_navigation() -> bool:
     """Whether this run was started by the browser's Back or Forward button."""
     ctx = get_script_run_ctx()  # Streamlit's run context: no public API says this yet
     return bool(getattr(ctx, "is_history_navigation", False))
-
-
-def _address(current: Design) -> str | None:
-    track = current.track
-    if track.placements or track.name != Design.empty().track.name:
-        return encode_track(track)
-    return None
-
-
-def _follow_address(current: Design, shared: str | None) -> Design:
-    if not shared:
-        return current.opened(Design.empty().track)
-    try:
-        track = decode_track(shared, app_tilesets())
-    except TrackkitError as error:
-        st.session_state.link_error = str(error)
-        return current
-    except Exception:  # whatever a link holds, the visitor gets a message
-        log.exception("a shared link could not be opened")
-        st.session_state.link_error = "link: the track in this link cannot be read"
-        return current
-    if current == Design.empty():  # a link opened in a new session: no history to keep
-        return Design(track)
-    return current.opened(track)
 
 
 def clicked(event: Any, fields: int) -> list[Any] | None:
@@ -169,41 +157,26 @@ def show_link_error() -> None:
 
 
 def sync_address() -> None:
-    """Keep ``?track=`` (and ``?players=``, once a count is chosen, and ``?snow=``, the Snow
-    Tails design) in the address bar on every page, so a reload or a copied address
-    reopens the designs for that count."""
-    encoded = _address(st.session_state.get("design", Design.empty()))
-    if encoded is None:
-        if "track" in st.query_params:
-            del st.query_params["track"]
-    elif st.query_params.get("track") != encoded:
-        st.query_params["track"] = encoded
+    """Keep every game's design (``?track=``, ``?snow=``…, as its pages register them) and
+    ``?players=``, once a count is chosen, in the address bar on every page, so a reload or
+    a copied address reopens the designs for that count."""
+    for key, value in _PARTS.items():
+        text = value()
+        if text is LEAVE:
+            continue
+        if text is None:
+            if key in st.query_params:
+                del st.query_params[key]
+        elif st.query_params.get(key) != text:
+            st.query_params[key] = text
     count = players()
     if count is not None and st.query_params.get(PLAYERS_KEY) != str(count):
         st.query_params[PLAYERS_KEY] = str(count)
-    # the Snow Tails design, once a Snow Tails page has opened it (snow_common.history)
-    if SNOW_ADDRESS in st.session_state:
-        snow = st.session_state[SNOW_ADDRESS]
-        if snow is None:
-            if SNOW_KEY in st.query_params:
-                del st.query_params[SNOW_KEY]
-        elif st.query_params.get(SNOW_KEY) != snow:
-            st.query_params[SNOW_KEY] = snow
 
 
-def set_design(new: Design) -> None:
-    st.session_state.design = new
-    st.session_state.table_version = st.session_state.get("table_version", 0) + 1
-    sync_address()
-
-
-def _yummell_upload(data: bytes, name: str) -> Track:
-    return read_uploaded_track(data, name, app_tilesets())
-
-
-def read_upload(upload: Any, read: Callable[[bytes, str], Any] = _yummell_upload) -> Any:
-    """A track from an uploaded file (a Yummell track, or what ``read`` makes of its bytes
-    and name), or None with the reason shown."""
+def read_upload(upload: Any, read: Callable[[bytes, str], Any]) -> Any:
+    """A track from an uploaded file (what ``read`` makes of its bytes and name), or None
+    with the reason shown."""
     if upload is None:
         return None
     name = str(getattr(upload, "name", "upload"))[:100]
@@ -220,8 +193,6 @@ def read_upload(upload: Any, read: Callable[[bytes, str], Any] = _yummell_upload
 def read_upload_of(game: str, key: str) -> Any:
     """A track of ``game`` from a file the reader uploads, checked by every rule of the
     game, or None with the reason shown (nothing uploaded yet: what to choose)."""
-    from trackkit.games.base import get_ruleset, parse_game_track_toml
-
     ruleset = get_ruleset(game)
     upload = st.file_uploader(UPLOAD_LABEL, type=["toml"], key=f"{key}-upload", help=UPLOAD_HELP)
     if upload is None:

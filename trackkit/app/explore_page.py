@@ -25,7 +25,7 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.child import run_small_sweep
-from trackkit.app.choices import current_design, kept, wait_for_engine
+from trackkit.app.choices import kept
 from trackkit.app.fairness import figures_table, interval_bars, plain, with_interval
 from trackkit.app.runs import (
     Progress,
@@ -49,6 +49,7 @@ from trackkit.explore.profile import (
 )
 from trackkit.explore.sweep import SweepPlan, placements_text, read_manifest, read_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.face import games_with
 from trackkit.limits import SWEEP_RACES
 from trackkit.render import picture_figure
 from trackkit.report.verdict import verdict
@@ -309,8 +310,8 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
     else:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
     if right.button("Open in Design", icon=":material/extension:", key="explore-open"):
-        common.set_design(common.design().opened(track))
-        st.switch_page(_design_page())
+        common.editor(track.game).open(track)
+        st.switch_page(_editor_page(track.game))
     if again is not None:
         right.markdown(plain(verdict(again)))
         right.caption(
@@ -421,7 +422,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
         if key[0] == "design":  # not tried again on every rerun
             st.session_state[DESIGN_SKIPPED] = key
         return
-    wait_for_engine()
+    common.editor(plan.game).ready()
 
     def work(progress: Progress) -> None:
         profile = profile_like_sweep(track, plan, races, progress, precision)
@@ -494,7 +495,7 @@ class DesignMark:
 def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
     """Where the design being edited goes on the map (its profile run first when the sweep
     does not hold it); None without a complete design or its profile."""
-    track, _ = current_design()
+    track, _ = common.editor(plan.game).current()
     mine = None if track is None else (track, design_row(frame, plan, track))
     _heavy_work(frame, plan, mine)
     if mine is None:
@@ -506,12 +507,17 @@ def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
     return None if profile is None else DesignMark(profile.values, None, track.name)
 
 
-def _design_page() -> Any:
-    """The Design page to switch to, from the navigation (imported here: the navigation
+def _editor_page(game: str) -> Any:
+    """The page of ``game``'s editor, from the navigation (imported here: the navigation
     lists this page)."""
     from trackkit.app.home_page import page_at
 
-    return page_at("design")
+    return page_at(common.editor(game).path)
+
+
+def explored() -> str:
+    """The game whose legal tracks this page explores: the first with a track space."""
+    return games_with("track_space")[0]
 
 
 def _offer_small_sweep(root: Path) -> None:
@@ -535,7 +541,7 @@ def _offer_small_sweep(root: Path) -> None:
         except TrackkitError as error:
             st.error(str(error))
             return
-        wait_for_engine()
+        common.editor(explored()).ready()
     folder = small_sweep_folder(root, session_id())
 
     def work(progress: Progress) -> None:
@@ -552,7 +558,7 @@ def small_sweep_races() -> int:
     """The races of the small sweep in all: its tracks' and its average track's (the
     reference), each raced as often."""
     size = SMALL_SWEEP
-    average = len(reference_tracks(get_ruleset("yummell"), size["players"]))
+    average = len(reference_tracks(get_ruleset(explored()), size["players"]))
     return (size["sample"] + average) * size["races"]
 
 

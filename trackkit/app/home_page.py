@@ -11,8 +11,9 @@ from typing import NamedTuple
 import streamlit as st
 
 from trackkit.app import explore_page, glossary, race_page
+from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
-from trackkit.games.face import Look, drawn_by, get_face, look_of
+from trackkit.games.face import Look, drawn_by, look_of
 
 DEFAULT_GAME = next(iter(KNOWN))
 
@@ -34,7 +35,7 @@ class Entry(NamedTuple):
 def game_entries(game: str) -> list[Entry]:
     """``game``'s pages in the navigation: its first own page (the editor), Race, the rest
     of its own, Explore when it has a space of legal tracks, then those declared ``last``."""
-    look = look_of(get_face(game))
+    look = look_of(game)
     own = [(Entry(drawn_by(p.draw), p.title, p.icon, p.path), p.last) for p in look.pages]
     firsts = [entry for entry, last in own if not last]
     lasts = [entry for entry, last in own if last]
@@ -87,6 +88,13 @@ def glossary_page() -> st.Page:
 def app_sections() -> dict[str, list[st.Page]]:
     """The navigation: the opening page, then each game's pages under its name (the
     sidebar is the game selector)."""
+    paths = ["start", "glossary", *(e.path for game in KNOWN for e in game_entries(game))]
+    twice = sorted({p for p in paths if paths.count(p) > 1})
+    if twice:  # Streamlit would show one of them and hide the other
+        raise TrackkitError(
+            f"two pages of the app have the address {', '.join(twice)}: give each game's "
+            "pages their own beginning (Look.address)"
+        )
     sections = {"": [start_page(), glossary_page()]}
     for game in KNOWN:
         sections[get_ruleset(game).title] = game_pages(game)
@@ -114,7 +122,7 @@ def page() -> None:
     for game in list(KNOWN)[1:]:
         st.divider()
         st.subheader(f"And another game: {get_ruleset(game).title}")
-        look = look_of(get_face(game))
+        look = look_of(game)
         if look.summary:
             st.write(look.summary)
         if look.caveat:
@@ -131,7 +139,7 @@ def page() -> None:
 
 def _steps(game: str) -> None:
     """What the first game's pages do, each with its link, and its caveat."""
-    look = look_of(get_face(game))
+    look = look_of(game)
     if look.summary:
         st.write(look.summary)
     links = {p.url_path: p for p in game_pages(game)}

@@ -83,7 +83,7 @@ class RaceView:
 @cache
 def race_view(game: str) -> RaceView:
     """The hooks ``game`` adds to its Race page (none: the page alone)."""
-    target = look_of(get_face(game)).race_view
+    target = look_of(game).race_view
     return RaceView() if target is None else drawn_by(target)
 
 
@@ -97,7 +97,7 @@ def page(game: str) -> None:
     """The Race page of ``game``."""
     ruleset, face, view = get_ruleset(game), get_face(game), race_view(game)
     st.title(view.title or f"Race a {ruleset.title} track")
-    key = f"{look_of(face).address}race"
+    key = f"{look_of(game).address}race"
     track = (view.choose_track or _preset_or_upload(game))(key)
     content = ruleset.load_content()
     choices = _choices(game, track, content)
@@ -152,7 +152,7 @@ def _preset_or_upload(game: str) -> Callable[[str], Any]:
 def _choices(game: str, track: Any, content: Any) -> RaceChoices:
     """The page's widgets, each kept across pages, and what they hold."""
     face = get_face(game)
-    look = look_of(face)
+    look = look_of(game)
     left, right = st.columns(2)
     players = players_slider(left, game)
     policies = _policies(game, players, left)
@@ -179,7 +179,7 @@ def _choices(game: str, track: Any, content: Any) -> RaceChoices:
 
 def _policies(game: str, players: int, column: Any) -> tuple[str, ...]:
     """The policy every racer plays, or several in turn (``mixed``)."""
-    ruleset, look = get_ruleset(game), look_of(get_face(game))
+    ruleset, look = get_ruleset(game), look_of(game)
     offered = [*ruleset.policies, *([MIXED] if len(ruleset.policies) > 1 else [])]
     policy = kept(
         column.selectbox,
@@ -248,11 +248,19 @@ def _widget(
         number = int if argument.kind == "int" else float
         low = None if argument.low is None else number(argument.low)
         high = None if argument.high is None else number(argument.high)
-        start = argument.default if argument.default is not None else (low or 0)
+        # no default: the field starts empty, and the game's own value (its content's) holds
+        start = None if argument.default is None else number(argument.default)
         value = kept(
-            left.number_input, argument.title, key, number(start), min_value=low, max_value=high
+            left.number_input,
+            argument.title,
+            key,
+            start,
+            min_value=low,
+            max_value=high,
+            placeholder="the game's own",
+            **helped,
         )
-        return number(value)
+        return None if value is None else number(value)
     text = kept(left.text_input, argument.title, key, argument.default or "", **helped)
     return (argument.parse or str)(text) if text else None
 

@@ -128,7 +128,8 @@ class Look:
     ``address``: what the addresses of its pages, and the keys of their widgets, begin
     with (the first game's is empty, so its old links hold); ``name``: its short name in
     the titles of its shared pages (``Snow Tails race``; empty: ``Race``); ``racers``: what
-    its racers are called (Players, Sleds); ``policy_help``: what each policy assumes of players;
+    its racers are called (Players, Sleds), ``players_help`` what their count decides;
+    ``policy_help``: what each policy assumes of players;
     ``pages``: its own pages, before the shared Race and Compare; ``race_view``:
     ``"module:NAME"`` of the hooks its Race page adds (a ``trackkit.app.race_page.RaceView``
     in its ``pages`` package); ``summary``: what it is, for the start page, ``caveat``:
@@ -138,6 +139,7 @@ class Look:
     address: str = ""
     name: str = ""
     racers: str = "Players"
+    players_help: str = ""
     policy_help: str = ""
     pages: tuple[Page, ...] = ()
     race_view: str | None = None
@@ -208,10 +210,15 @@ class Face(Protocol):
 _FACES: dict[str, Face] = {}
 
 
-def look_of(face: Face) -> Look:
-    """How the app shows ``face``'s game (:class:`Look`; the defaults when it says nothing)."""
+def look_of(game: str | None = None) -> Look:
+    """How the app shows ``game`` (:class:`Look`). A face that says nothing gets the
+    defaults, its pages' addresses beginning with the game's name (``toy-race``) so that
+    they never take another game's."""
+    face, ruleset = get_face(game), get_ruleset(game)
     look = getattr(face, "look", None)
-    return look if isinstance(look, Look) else Look()
+    if isinstance(look, Look):
+        return look
+    return Look(address=f"{ruleset.name}-", name=ruleset.title)
 
 
 def drawn_by(target: str) -> Any:

@@ -7,8 +7,8 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from trackkit.app.snow_common import GAME_TITLE, RECONSTRUCTED, history
 from trackkit.games.snowtails.face.texts import SnowFigures, compare_tracks
+from trackkit.games.snowtails.pages.common import GAME_TITLE, RECONSTRUCTED, history
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.ruleset import PLAYERS

@@ -9,7 +9,9 @@ import streamlit as st
 
 from trackkit.app.common import clicked
 from trackkit.app.picture import picture_downloads
-from trackkit.app.snow_common import (
+from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, edited, try_edit
+from trackkit.games.snowtails.issues import Validation
+from trackkit.games.snowtails.pages.common import (
     GAME_TITLE,
     RECONSTRUCTED,
     history,
@@ -19,8 +21,6 @@ from trackkit.app.snow_common import (
     read_upload,
     set_history,
 )
-from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, edited, try_edit
-from trackkit.games.snowtails.issues import Validation
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track

@@ -8,9 +8,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app.race_page import RaceView
-from trackkit.app.snow_common import RECONSTRUCTED, choose_track
 from trackkit.games.base import get_ruleset
 from trackkit.games.snowtails.face.replay import positions_by_round
+from trackkit.games.snowtails.pages.common import RECONSTRUCTED, choose_track
 from trackkit.games.snowtails.race import RaceRecord, record_race
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.limits import CostLimitError

@@ -80,6 +80,9 @@ RECONSTRUCTED = (
     "touching any code."
 )
 LOOK = Look(
+    players_help="How many race. One count for the Design, Race, Compare and Explore pages: "
+    "set here, it holds on the others. The building rule for it decides which tracks are "
+    "legal.",
     pages=(
         Page(
             "Design", ":material/extension:", "design", "trackkit.games.yummell.pages.design:page"

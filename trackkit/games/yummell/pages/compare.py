@@ -10,13 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from trackkit.app.choices import (
-    current_design,
-    kept,
-    players_slider,
-    wait_for_engine,
-    warn_if_illegal,
-)
+from trackkit.app.choices import kept, players_slider
 from trackkit.app.fairness import interval_bars
 from trackkit.app.glossary import column_help
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
@@ -24,6 +18,7 @@ from trackkit.errors import TrackkitError
 from trackkit.explore.profile import profile_options
 from trackkit.games.yummell.face.compare import Solved, TrackFigures
 from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
+from trackkit.games.yummell.pages.choices import current_design, wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 

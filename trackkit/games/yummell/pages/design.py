@@ -8,15 +8,12 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
-from trackkit.app.choices import building_rule_applies, kept, players_slider
+from trackkit.app.choices import kept, players_slider
 from trackkit.app.common import (
     MAX_UPLOAD_MB,
     UPLOAD_HELP,
     UPLOAD_LABEL,
     clicked,
-    design,
-    read_upload,
-    set_design,
     show_link_error,
     tiles,
 )
@@ -25,7 +22,8 @@ from trackkit.board.geometry import ROTATIONS
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
-from trackkit.design import (
+from trackkit.errors import TrackkitError
+from trackkit.games.yummell.editing import (
     Design,
     NextTile,
     and_list,
@@ -34,7 +32,8 @@ from trackkit.design import (
     is_complete,
     next_tiles,
 )
-from trackkit.errors import TrackkitError
+from trackkit.games.yummell.pages.choices import building_rule_applies
+from trackkit.games.yummell.pages.state import design, read_upload, set_design
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.limits import CostLimitError
 from trackkit.render import track_figure

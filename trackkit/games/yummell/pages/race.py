@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from trackkit.app.choices import choose_track, kept, wait_for_engine, warn_if_illegal
+from trackkit.app.choices import kept
 from trackkit.app.fairness import (
     characters_table,
     percent,
@@ -26,6 +26,7 @@ from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
+from trackkit.games.yummell.pages.choices import choose_track, wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene

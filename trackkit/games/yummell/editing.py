@@ -1,4 +1,6 @@
-"""A track being designed: placing, undo and redo, and sharing it as text in a link.
+"""A Yummell track being designed (the editor's model; Snow Tails' is
+:mod:`trackkit.games.snowtails.editing`): placing, undo and redo, and sharing it as text
+in a link.
 
 The app keeps one :class:`Design` per user; everything here is plain library code, so a
 Python user can script the same steps. The history holds whole tracks, so every change
@@ -15,14 +17,13 @@ True
 
 from __future__ import annotations
 
-import base64
 import os
-import zlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from trackkit.board.links import pack_link, unpack_link, uploaded_text
 from trackkit.board.problems import Problem
 from trackkit.board.structure import is_finished
 from trackkit.board.tiles import Tile, TileSet, bundled_tiles_folder
@@ -30,11 +31,9 @@ from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackFileError
 from trackkit.games.base import parse_game_track_toml
 from trackkit.games.yummell.building import NextPlacement, next_placements
-from trackkit.validate import validate
+from trackkit.games.yummell.ruleset import RULESET
 
-MAX_LINK_TEXT = 4000
 MAX_HISTORY = 200  # earlier tracks kept for undo: a whole session of editing, bounded memory
-MAX_UPLOAD_BYTES = 1024 * 1024  # a ten-tile track file is about 1 KB
 
 
 @dataclass(frozen=True)
@@ -127,10 +126,10 @@ def check_placement(
 ) -> PlacementCheck:
     """Would placing ``placement`` next break a rule? The problems it alone would cause are
     returned (validating the track with it, as a partial track unless it is the finish)."""
-    before = validate(track, tileset, players, partial=True)
+    before = RULESET.check_track(track, tileset=tileset, players=players, partial=True)
     after_track = track.placed(placement)
     finished = placement.tile == tileset.finish.number
-    after = validate(after_track, tileset, players, partial=not finished)
+    after = RULESET.check_track(after_track, tileset=tileset, players=players, partial=not finished)
     new = tuple(p for p in after.problems if p not in before.problems)
     options = tuple(
         o for o in next_placements(track, tileset, players) if o.placement.tile == placement.tile
@@ -199,34 +198,10 @@ def encode_track(track: Track) -> str:
     return pack_link(track.to_toml())
 
 
-def pack_link(text: str) -> str:
-    """A track file's ``text`` (any game's) as URL-safe text: compressed, base64."""
-    packed = zlib.compress(text.encode("utf-8"), level=9)
-    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-
-
 def decode_track(text: str, allowed_tilesets: Iterable[str | Path] = ()) -> Track:
     """The track in a shared link; :class:`TrackFileError` if the text is damaged or the
     track names a tile set other than the bundled one or ``allowed_tilesets``."""
     return _parse_visitor_track(unpack_link(text), "link", allowed_tilesets)
-
-
-def unpack_link(text: str) -> str:
-    """The track file's text a link holds (:func:`pack_link`); :class:`TrackFileError` if
-    the link is damaged or would unpack to more than a track file's size."""
-    if len(text) > MAX_LINK_TEXT:
-        raise TrackFileError("link", None, "the track in this link is too long to be one")
-    try:
-        # a link decompresses to at most a track file's size: a small link cannot expand
-        # into gigabytes
-        inflater = zlib.decompressobj()
-        packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        data = inflater.decompress(packed, MAX_UPLOAD_BYTES)
-        if inflater.unconsumed_tail:
-            raise TrackFileError("link", None, "the track in this link is too long to be one")
-        return data.decode("utf-8")
-    except (ValueError, zlib.error, UnicodeDecodeError):
-        raise TrackFileError("link", None, "the track in this link is damaged") from None
 
 
 def read_uploaded_track(
@@ -235,24 +210,6 @@ def read_uploaded_track(
     """A track file someone uploaded (to a server): size, encoding and TOML checked, and only
     the bundled tile set or ``allowed_tilesets`` accepted. Raises :class:`TrackFileError`."""
     return _parse_visitor_track(uploaded_text(data, source), source, allowed_tilesets)
-
-
-def uploaded_text(data: bytes, source: str) -> str:
-    """The text of an uploaded file, its size and encoding checked (any game's track file).
-    Raises :class:`TrackFileError`."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise TrackFileError(
-            source,
-            None,
-            f"{len(data):,} bytes is too large for a track file "
-            f"(the limit is {MAX_UPLOAD_BYTES // 1024:,} KB; a ten-tile track is about 1 KB)",
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TrackFileError(
-            source, None, "is not a text (TOML) file in UTF-8; save the track as a .toml file"
-        ) from None
 
 
 def _parse_visitor_track(text: str, source: str, allowed_tilesets: Iterable[str | Path]) -> Track:

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trackkit.board.links import MAX_UPLOAD_BYTES
 from trackkit.board.tiles import bundled_tiles_folder
 from trackkit.board.track import Placement, Track
-from trackkit.design import (
+from trackkit.errors import TrackFileError
+from trackkit.games.yummell.editing import (
     MAX_HISTORY,
-    MAX_UPLOAD_BYTES,
     Design,
     and_list,
     check_placement,
@@ -25,7 +26,6 @@ from trackkit.design import (
     read_uploaded_track,
     restrict_tileset,
 )
-from trackkit.errors import TrackFileError
 from trackkit.games.yummell.presets import load_preset
 
 NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]

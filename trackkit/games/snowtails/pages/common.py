@@ -13,7 +13,7 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.fairness import plain
-from trackkit.design import pack_link, unpack_link, uploaded_text
+from trackkit.board.links import pack_link, unpack_link, uploaded_text
 from trackkit.errors import TrackkitError
 from trackkit.games.base import parse_game_track_toml
 from trackkit.games.snowtails.editing import EditHistory
@@ -26,6 +26,8 @@ CURRENT = "Current design"
 DEMO = "Demo board"
 UPLOAD = "Upload a track file"
 GAME_TITLE = "Mush! Mush! Snow Tails 2"
+SNOW_KEY = "snow"  # the Snow Tails design in the address
+SNOW_ADDRESS = "snow_address"  # ... as the session last kept it (None: the first demo board)
 RECONSTRUCTED = (
     "**Reconstructed boards.** The printed Mush! Mush! board and its tracks are not "
     "published, so the demo boards are parametric boards of trackkit's own, and so are the "
@@ -125,11 +127,11 @@ def history() -> EditHistory:
     if opening:
         st.session_state.snow_history = EditHistory.of(_first_demo())
     current: EditHistory = st.session_state.snow_history
-    shared = st.query_params.get(common.SNOW_KEY)
+    shared = st.query_params.get(SNOW_KEY)
     if (opening and shared) or (common.history_navigation() and shared != _address(current)):
         current = _follow_address(current, shared, fresh=opening)
         st.session_state.snow_history = current
-    st.session_state[common.SNOW_ADDRESS] = _address(current)
+    st.session_state[SNOW_ADDRESS] = _address(current)
     return current
 
 
@@ -161,7 +163,7 @@ def set_history(new: EditHistory) -> None:
     """``new`` becomes the design (and the address's); a refusal shown for the design
     before goes."""
     st.session_state.snow_history = new
-    st.session_state[common.SNOW_ADDRESS] = _address(new)
+    st.session_state[SNOW_ADDRESS] = _address(new)
     common.sync_address()
     st.session_state.pop("snow_refusal", None)
     st.session_state.pop("snow_refusal_spaces", None)
@@ -213,3 +215,22 @@ def choose_track(key: str) -> SnowTrack | None:
         )
         return None
     return track
+
+
+common.keeps_in_address(SNOW_KEY, lambda: st.session_state.get(SNOW_ADDRESS, common.LEAVE))
+
+
+def _current() -> tuple[SnowTrack | None, str]:
+    track = history().track
+    errors = validate_track(track).errors
+    if errors:
+        return None, f"the design breaks a rule: {issue_text(errors[0], track)}"
+    return track, ""
+
+
+common.edits(
+    "snowtails",
+    common.Editor(
+        lambda track: set_history(history().then(track)), _current, lambda: None, "snow-design"
+    ),
+)
