@@ -16,8 +16,10 @@ def test_the_text_speaks_of_sleds_and_start_slots(cli: Cli) -> None:
     lines = text.splitlines()
     assert lines[0] == "Husky oval: 5 sleds, 150 races, seed 2"
     assert lines[2].startswith("A race of 5 sleds on Husky oval lasts")
-    verdict = text[: text.index("\nLength")]
+    verdict = " ".join(text[: text.index("\nLength")].split())
     assert "start slot" in verdict and "character" not in verdict.lower()
+    assert "The start slot this track moves most against an average track is" in verdict
+    assert verdict.count("more than noise") + verdict.count("cannot tell it from luck") == 2
     assert "Start slots: win rate of the sleds starting in each (fair 20%)" in text
     assert "Per race: Trees hit" in text and "Buildings" in text
     # what does not apply is listed with why, never shown as a number

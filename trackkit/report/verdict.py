@@ -120,9 +120,10 @@ def start_sentence(profile: TrackProfile) -> str:
     way = "favours" if most["difference"] > 0 else "works against"
     noise = _noise(most["difference_low"], most["difference_high"], 0.0)
     parts.append(
-        f"Against an average track, it moves {noun} {most['name']} most: "
-        f"{percent(most['win_rate'])} here, {percent(most['reference_win_rate'])} there, so "
-        f"this track {way} it by {abs(100 * most['difference']):.1f} points (95%: "
+        f"The {noun} this track moves most against an average track is {noun} "
+        f"{most['name']}: its {racers} win {percent(most['win_rate'])} here against "
+        f"{percent(most['reference_win_rate'])} there, so this track {way} it by "
+        f"{abs(100 * most['difference']):.1f} points (95%: "
         f"{points(most['difference_low'])} to {points(most['difference_high'])}): {noise}."
     )
     return " ".join(parts)
