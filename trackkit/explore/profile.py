@@ -83,7 +83,9 @@ from trackkit.explore.fairness import (
     start_table,
     wilson,
 )
-from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW  # where it was
+
+# the reference panel, still importable from here, where the app and sweeps take it
+from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW
 from trackkit.explore.fairness import REFERENCE_TRACKS as REFERENCE_TRACKS
 from trackkit.explore.fairness import reference_tracks as reference_tracks
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
