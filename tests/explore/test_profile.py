@@ -8,6 +8,7 @@ import math
 import pytest
 
 from trackkit.errors import TrackkitError
+from trackkit.explore.fairness import character_fairness
 from trackkit.explore.profile import (
     FIGURE_KEYS,
     FIGURES,
@@ -117,13 +118,11 @@ def test_the_reference_is_a_fixed_draw_of_the_space_raced_alike() -> None:
 def test_a_track_that_is_the_reference_moves_nothing() -> None:
     # a track raced with the seed of the reference, against a reference of that track
     # alone, moves no wins: balance exactly 1 (the same races, common random numbers)
-    from trackkit.explore import profile as module
-
     track = load_preset("forest-run")
     options = RaceOptions(players=4, start_paths="dealt")
     result = simulate(track, options, races=500, seed=4)
     groups = result.totals.groups["character"]
-    fairness = module.character_fairness(result, (groups[0], groups[1]))
+    fairness = character_fairness(result, (groups[0], groups[1]))
     assert fairness.values["balance"] == 1.0
     assert fairness.values["character_tilt"] == 0.0
 
@@ -152,12 +151,111 @@ def test_the_wilson_interval_holds_the_rate() -> None:
     assert wilson(0.0, 10)[0] == 0.0
 
 
-def test_a_game_without_profile_figures_is_refused_by_name() -> None:
-    track = load_snow_track("husky-oval")
-    with pytest.raises(TrackkitError, match="Snow Tails"):
-        profile_track(track, ProfileSettings(races=20), players=3)
+def test_a_game_that_does_not_say_what_a_profile_measures_is_refused_by_name() -> None:
+    from tests.games.toy import registered
+
+    with registered():
+        track = get_ruleset("toy").load_preset("puddle-dash")
+        with pytest.raises(TrackkitError, match="Toy .* does not yet"):
+            profile_track(track, ProfileSettings(races=20), players=3)
 
 
 def test_too_few_races_are_refused() -> None:
     with pytest.raises(TrackkitError, match="at least 2 races"):
         profile_track(load_preset("first-run"), ProfileSettings(races=1))
+
+
+# --- Snow Tails: the figures that apply (its ProfileSpec) -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def husky() -> object:
+    return profile_track(
+        load_snow_track("husky-oval"), ProfileSettings(races=200, seed=3), players=5
+    )
+
+
+def test_a_snow_tails_profile_gives_length_and_slot_fairness_with_intervals(husky) -> None:
+    v = husky.values
+    assert husky.players == 5 and husky.races == 200
+    sampled = [f.key for f in husky.figures if f.kind == "sampled"]
+    assert {"rounds_mean", "start_balance", "unfair_start", "start_tilt", "start_spread"} <= set(
+        sampled
+    )
+    assert {"collisions", "trees", "decided_last_round", "kennels"} <= set(sampled)
+    for key in sampled:  # every sampled figure has its interval around it
+        low, high = v[f"{key}_low"], v[f"{key}_high"]
+        assert low <= high, key
+        assert low - 1e-9 <= v[key] <= high + 1e-9 or key in START_BIASED, key
+    assert v["start_balance"] == pytest.approx(1 - v["unfair_start"])
+    assert 0 <= v["decided_last_round"] <= 1
+    rows = husky.details["start_slots"]
+    assert [r["name"] for r in rows] == ["1", "2", "3", "4", "5"]
+    assert all(r["entries"] == 200 and r["fair_share"] == 0.2 for r in rows)
+    assert sum(r["win_rate"] for r in rows) == pytest.approx(1)
+    for r in rows:
+        assert r["win_rate_low"] <= r["win_rate"] <= r["win_rate_high"]
+        assert r["difference"] == pytest.approx(r["win_rate"] - r["reference_win_rate"])
+    rates = [r["win_rate"] for r in rows]
+    assert v["start_spread"] == pytest.approx(max(rates) - min(rates))
+    assert v["start_tilt"] == pytest.approx(max(abs(r["difference"]) for r in rows))
+    titles = " ".join(f.title for f in husky.figures)
+    assert "start slot" in titles and "character" not in titles
+
+
+START_BIASED = {"unfair_start", "start_balance", "start_tilt", "start_spread"}
+
+
+def test_what_does_not_apply_to_snow_tails_is_absent_and_says_why(husky) -> None:
+    v = husky.values
+    for key in ("balance", "unfair_character", "character_tilt", "character_rounds_spread"):
+        assert key not in v and "no characters" in husky.not_applicable[key]
+    for key in ("exact_rounds", "path_spread"):
+        assert key not in v and "no exact solver" in husky.not_applicable[key]
+    assert "lead_changes" not in v and "seat_advantage" not in v and "squares" not in v
+    # every figure of a tile game's profile is either measured or said not to apply
+    assert {f.key for f in FIGURES} <= set(v) | set(husky.not_applicable)
+    assert not any(k.startswith("path_rounds_") for k in v)
+    assert "characters" not in husky.details and "start_paths" not in husky.details
+    assert not any(math.isnan(x) for x in v.values())
+    data = husky.to_json()
+    assert data["not_applicable"] == husky.not_applicable and data["racers"] == "sleds"
+
+
+def test_a_snow_tails_profile_comes_from_its_races_and_the_presets(husky) -> None:
+    from trackkit.games.snowtails.race import RaceOptions as SnowOptions
+
+    ruleset = get_ruleset("snowtails")
+    options = SnowOptions(players=5)
+    result = simulate(load_snow_track("husky-oval"), options, races=200, seed=3)
+    assert husky["rounds_mean"] == result.mean_rounds
+    assert husky["trees"] == result.tally("trees")["mean"]
+    assert husky["decided_last_round"] == result.tally("decided_last_round")["mean"]
+    # no space of tracks: the average track is the presets, raced alike
+    panel = reference_tracks(ruleset, 5)
+    assert [t.name for t in panel] == [ruleset.load_preset(s).name for s in ruleset.presets()]
+    entries, wins = reference(ruleset, options, 200, 3, "slot")
+    by_hand = sum(simulate(t, options, races=200, seed=3).totals.groups["slot"] for t in panel)
+    assert list(entries) == list(by_hand[0]) and list(wins) == list(by_hand[1])
+    there = [r["reference_win_rate"] for r in husky.details["start_slots"]]
+    assert there == pytest.approx(list(wins / entries))
+
+
+def test_a_snow_tails_profile_same_seed_same_numbers(husky) -> None:
+    track = load_snow_track("husky-oval")
+    again = profile_track(track, ProfileSettings(races=200, seed=3), players=5)
+    other = profile_track(track, ProfileSettings(races=200, seed=4), players=5)
+    assert again.values == husky.values and again.details == husky.details
+    assert other.values != husky.values
+
+
+def test_a_snow_tails_precision_is_the_start_balance() -> None:
+    track = load_snow_track("long-trail")
+    settings = ProfileSettings(races=250, seed=1, precision=0.01, max_races=1_000)
+    capped = profile_track(track, settings, players=4)
+    assert capped.races == 1_000  # doubled until the cap: 0.01 is out of reach
+    loose = profile_track(track, ProfileSettings(races=250, seed=1, precision=0.3), players=4)
+    assert loose.races == 250
+    assert (loose["start_balance_high"] - loose["start_balance_low"]) / 2 <= 0.3
+    again = profile_track(track, ProfileSettings(races=1_000, seed=1), players=4)
+    assert again.values == capped.values  # the races added are a longer profile's

@@ -39,7 +39,6 @@ def test_the_command_prints_the_profile_as_json(cli: Cli) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("profile", "husky-oval"), "Snow Tails 2 has none yet"),
         (("profile", "first-run", "--races", "1"), "at least 2 races"),
         (("profile", "first-run", "--players", "0"), "a race has 1 to 8 players"),
         (("profile", "no-such-track"), "neither a track file nor a preset"),

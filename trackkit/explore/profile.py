@@ -14,9 +14,10 @@ difference, and what remains is what the track does.
 - ``balance`` is one minus ``unfair_character``: the share of all wins that this track
   moves between characters compared with an average track, beyond noise (half the sum over
   characters of ``entries / races × max(0, |win rate here - win rate there| - 2 se)``,
-  :func:`moved_wins`). 1 is a track that treats every character as an average track does,
-  as far as the races can tell; 0.9 moves one win in ten. It measures the track, not the
-  roster: a roster that is unbalanced everywhere leaves it at 1.
+  :func:`~trackkit.explore.fairness.moved_wins`). 1 is a track that treats every
+  character as an average track does, as far as the races can tell; 0.9 moves one win in
+  ten. It measures the track, not the roster: a roster that is unbalanced everywhere
+  leaves it at 1.
 - ``character_tilt``: how far the track moves the win rate of the character it moves most
   (0.06: by 6 points, up or down); the character, and which way, are in the profile's
   ``characters`` table and its verdict.
@@ -26,8 +27,23 @@ difference, and what remains is what the track does.
   fastest (each with the reference advantage, solo, on the greedy route), with each
   character's in the profile's ``character_rounds``.
 
+**A game that says what applies.** A game with a
+:class:`~trackkit.games.base.ProfileSpec` (Snow Tails) is profiled by the figures that
+apply to it. Its races have no characters, so its fairness is its start group's (Snow
+Tails: the start slot, the random turn order of round 1, which also sets each sled's die):
+``start_balance``, ``unfair_start`` and ``start_tilt``, measured as the characters' are
+against an average track (its presets), and ``start_spread``, the best label's win rate
+minus the worst's (against the fair share: the game's own first-mover edge included); the
+table ``start_slots`` has each slot's win rate with its Wilson interval, the fair share,
+its win rate on the average track and the difference. Its own tallies are figures (mean
+per race, with their intervals) in the families it gives them. Figures of :data:`FIGURES`
+that do not apply (characters, the exact solver's, a tile game's tallies, figures of the
+track itself) are left out of ``values``, never given a made-up number, and each is listed
+in ``not_applicable`` with why.
+
 **Intervals.** Means (rounds, per-race counts) use the normal approximation; every other
-sampled figure a parametric bootstrap (:data:`BOOTSTRAP_DRAWS` draws seeded from the
+sampled figure a parametric bootstrap
+(:data:`~trackkit.explore.fairness.BOOTSTRAP_DRAWS` draws seeded from the
 profile's seed): wins redrawn as binomials from each label's entries and win rate, on the
 track and on the reference, race lengths as a multinomial over the lengths seen. The
 bootstrap treats the track and the reference as independent, so the interval is a little
@@ -37,8 +53,8 @@ from the plain distance's: each is pushed its own way by noise, so the interval 
 purpose and never claims a certainty the races do not have.
 
 **Precision you choose.** With ``precision``, races are added (doubling) until the balance
-interval's half-width is at most ``precision`` or ``max_races`` are run; the profile says
-how many races it used.
+interval's half-width (``start_balance``'s for a game without characters) is at most
+``precision`` or ``max_races`` are run; the profile says how many races it used.
 
 >>> from trackkit.games.yummell.presets import load_preset
 >>> settings = ProfileSettings(races=500, seed=1)
@@ -56,6 +72,22 @@ from typing import Any, Literal
 import numpy as np
 
 from trackkit.errors import TrackkitError
+from trackkit.explore.fairness import (
+    BOOTSTRAP_DRAWS,
+    CHARACTERS,
+    GroupFairness,
+    fairness_measures,
+    group_fairness,
+    percentiles,
+    reference,
+    start_table,
+    wilson,
+)
+
+# the reference panel, still importable from here, where the app and sweeps take it
+from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW
+from trackkit.explore.fairness import REFERENCE_TRACKS as REFERENCE_TRACKS
+from trackkit.explore.fairness import reference_tracks as reference_tracks
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
 
 Better = Literal["high", "low", "target", "none"]
@@ -64,7 +96,6 @@ Kind = Literal["sampled", "exact", "track"]
 PROFILE_RACES = 2_000  # races of a profile, a sweep's and a search's, unless told
 MAX_PROFILE_RACES = 1_000_000
 PRECISION_RACES = 100_000  # the most races of one profile with a precision, unless told
-BOOTSTRAP_DRAWS = 200  # each end of a 95% interval to about 5% of its width (one standard error)
 INTERVAL = "95%: normal approximation for means, parametric bootstrap for the rest"
 
 
@@ -131,7 +162,23 @@ FIGURES: tuple[Figure, ...] = (
     Figure("mp_per_square", "Mean MP to enter a square of the track", "friction", kind="track"),
     Figure("squares", "Squares on the track", "track", kind="track"),
 )
-BY_KEY = {f.key: f for f in FIGURES}
+# the fairness of a game's start group (a :class:`~trackkit.games.base.ProfileSpec`'s: Snow
+# Tails' start slots), against an average track and the fair share; ``{starts}`` is said
+# in the game's words
+START_FIGURES: tuple[Figure, ...] = (
+    Figure(
+        "start_balance",
+        "Balance, 0-1: 1 - the wins the track moves between {starts}",
+        "balance",
+        "high",
+    ),
+    Figure(
+        "unfair_start", "Wins moved between {starts}, against an average track", "balance", "low"
+    ),
+    Figure("start_tilt", "Most-moved {start}'s win rate here minus on average", "balance"),
+    Figure("start_spread", "Win rate of the best {start} minus the worst", "balance", "low"),
+)
+BY_KEY = {f.key: f for f in (*FIGURES, *START_FIGURES)}
 
 
 def interval_keys(key: str) -> tuple[str, str]:
@@ -145,6 +192,7 @@ FIGURE_KEYS = tuple(
 )
 FAIRNESS_KEYS = tuple(f.key for f in FIGURES if f.family == "balance")
 DRAMA_AND_FRICTION = ("lead_changes", "last_round", "winner_gap", "bounces", "challenges_lost")
+CHARACTER_KEYS = ("balance", "unfair_character", "character_tilt", "character_rounds_spread")
 
 
 @dataclass(frozen=True)
@@ -152,7 +200,13 @@ class TrackProfile:
     """The figures of one track (``values``: :data:`FIGURE_KEYS`, the exact per-path
     rounds ``path_rounds_<letter>`` and the terrain mix ``terrain_<name>``: a sweep's
     columns), and the tables behind them (``details``: per character and per start path,
-    with the reference and intervals; the exact per-character rounds)."""
+    with the reference and intervals; the exact per-character rounds).
+
+    ``figures`` are the figures it has, in order, titled in its game's words (a game that
+    declares a :class:`~trackkit.games.base.ProfileSpec`: its start figures and its own
+    tallies); ``not_applicable`` says why each figure of :data:`FIGURES` it lacks does
+    not apply to its game (a Snow Tails race has no characters, no exact solver…):
+    absent, never a made-up value."""
 
     track: str
     players: int
@@ -160,6 +214,8 @@ class TrackProfile:
     seed: int
     values: dict[str, float]
     details: dict[str, Any] = field(default_factory=dict)
+    figures: tuple[Figure, ...] = FIGURES
+    not_applicable: dict[str, str] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> float:
         return self.values[key]
@@ -172,6 +228,7 @@ class TrackProfile:
             "seed": self.seed,
             "intervals": INTERVAL,
             "figures": dict(self.values),
+            **({"not_applicable": dict(self.not_applicable)} if self.not_applicable else {}),
             **self.details,
         }
 
@@ -220,8 +277,13 @@ def profile_track(
 ) -> TrackProfile:
     """Profile ``track`` as ``settings`` say (:class:`ProfileSettings`): its races of
     ``players`` (:func:`profile_options`, or ``options``) beside the same races on an
-    average track (:func:`reference`), the exact solo figures of the reference racer on
-    each start path and of each character.
+    average track (:func:`~trackkit.explore.fairness.reference`), the exact solo figures
+    of the reference racer on each start path and of each character.
+
+    A game that declares a :class:`~trackkit.games.base.ProfileSpec` (Snow Tails) gets the
+    figures that apply to it: the length, the fairness of its start group against the
+    fair share and an average track, its own tallies, and characters, exact figures and
+    figures of the track only if it has them; the rest is marked not applicable.
 
     ``simulated`` is a simulation already run with these options and the settings' seed,
     to profile without racing again. ``reference_races``: the races of each preset in the
@@ -231,16 +293,76 @@ def profile_track(
     from trackkit.games import get_ruleset  # the registry, not a game
 
     races, seed, precision = settings.races, settings.seed, settings.precision
-    max_races = settings.max_races
+    characters = settings.characters is not False
+    ruleset = get_ruleset(track.game)
+    spec = getattr(ruleset, "profile_spec", None)
+    max_races = _most_races(ruleset, spec, settings)
+    options = options if options is not None else profile_options(ruleset, players)
+    result = simulated or simulate(track, options, races=races, seed=seed)
+    measures = fairness_measures(result, spec)
+
+    def against_reference(result: SimulationResult) -> list[GroupFairness]:
+        most = reference_races or result.races
+        return [
+            group_fairness(result, reference(ruleset, options, most, seed, m.group), m)
+            for m in measures
+        ]
+
+    # the precision is the first measure's: characters where a race has them
+    fairness = against_reference(result)
+    while precision is not None and _half_width(fairness[0]) > precision:
+        more = min(max_races, RACES_PER_BATCH * math.ceil(2 * result.races / RACES_PER_BATCH))
+        if more <= result.races:
+            break  # the cap: the profile says how many races it used
+        result = extend(result, more)
+        fairness = against_reference(result)
+    values: dict[str, float] = {}
+    if ruleset.exact_solo is not None:  # not run (a sweep, --no-exact): shown as such
+        values |= {"exact_rounds": math.nan, "path_spread": math.nan}
+        values["character_rounds_spread"] = math.nan
+    details: dict[str, Any] = {"options": options.summary()}
+    if settings.exact and ruleset.exact_solo is not None:
+        values.update(exact_figures(ruleset, track, result.board, characters, details))
+    values.update(length_figures(result, seed))
+    for measure, measured in zip(measures, fairness, strict=True):
+        values.update(measured.values)
+        if measure is CHARACTERS:
+            details["characters"] = measured.rows
+        else:
+            group = result.group(measure.group)
+            details["start"] = {"group": group.key, "noun": spec.start_noun, "table": group.report}
+            details[group.report] = start_table(measured.rows, result.options.players)
+    if spec is None:  # a tile game's start paths, each the track's own
+        details["start_paths"] = start_path_table(result, seed)
+    else:
+        details["racers"] = spec.racers
+    tallies = DRAMA_AND_FRICTION if spec is None else tuple(key for key, _ in spec.tallies)
+    for key in tallies:
+        tally = result.tally(key)
+        values[key] = tally["mean"]
+        values[f"{key}_low"], values[f"{key}_high"] = tally["ci95"]
+    if "order_pos" in result.totals.groups:
+        values.update(seat_figures(result, seed))
+    if ruleset.track_figures is not None:
+        values.update(ruleset.track_figures(result.board))
+    figures, missing = FIGURES, {}
+    if spec is not None:
+        figures = profile_figures(ruleset, spec, values)
+        missing = not_applicable(ruleset, result, values)
+    players = options.players
+    return TrackProfile(track.name, players, result.races, seed, values, details, figures, missing)
+
+
+def _most_races(ruleset: Any, spec: Any, settings: ProfileSettings) -> int:
+    """The most races ``settings`` allow; a :class:`TrackkitError` for settings or a game a
+    profile cannot take."""
+    races, precision, max_races = settings.races, settings.precision, settings.max_races
     if max_races is None:
         max_races = max(races, PRECISION_RACES)
-    characters = settings.characters is not False
-
-    ruleset = get_ruleset(track.game)
-    if ruleset.track_figures is None:
+    if ruleset.track_figures is None and spec is None:
         raise TrackkitError(
-            f"profiles cover tile games with a drama and friction count; {ruleset.title} "
-            "has none yet: use `trackkit simulate` for its figures"
+            f"profiles cover games that say what a profile measures; {ruleset.title} "
+            "does not yet: use `trackkit simulate` for its figures"
         )
     if races < 2:
         raise TrackkitError(f"a profile needs at least 2 races, not {races}")
@@ -250,41 +372,51 @@ def profile_track(
         raise TrackkitError(
             f"the most races of a profile is {races:,} to {MAX_PROFILE_RACES:,}, not {max_races:,}"
         )
-    options = options if options is not None else profile_options(ruleset, players)
-    result = simulated or simulate(track, options, races=races, seed=seed)
-
-    def against_reference(result: SimulationResult) -> CharacterFairness:
-        most = reference_races or result.races
-        return character_fairness(result, reference(ruleset, options, most, seed))
-
-    fairness = against_reference(result)
-    while precision is not None and _half_width(fairness) > precision:
-        more = min(max_races, RACES_PER_BATCH * math.ceil(2 * result.races / RACES_PER_BATCH))
-        if more <= result.races:
-            break  # the cap: the profile says how many races it used
-        result = extend(result, more)
-        fairness = against_reference(result)
-    values: dict[str, float] = {"exact_rounds": math.nan, "path_spread": math.nan}
-    values["character_rounds_spread"] = math.nan
-    details: dict[str, Any] = {"options": options.summary()}
-    if settings.exact and ruleset.exact_solo is not None:
-        values.update(exact_figures(ruleset, track, result.board, characters, details))
-    values.update(length_figures(result, seed))
-    values.update(fairness.values)
-    details["characters"] = fairness.rows
-    details["start_paths"] = start_path_table(result, seed)
-    for key in DRAMA_AND_FRICTION:
-        tally = result.tally(key)
-        values[key] = tally["mean"]
-        values[f"{key}_low"], values[f"{key}_high"] = tally["ci95"]
-    values.update(seat_figures(result, seed))
-    values.update(ruleset.track_figures(result.board))
-    return TrackProfile(track.name, options.players, result.races, seed, values, details)
+    return max_races
 
 
-def _half_width(fairness: CharacterFairness) -> float:
-    low, high = fairness.values["balance_low"], fairness.values["balance_high"]
+def _half_width(fairness: GroupFairness) -> float:
+    low, high = (fairness.values[k] for k in interval_keys(fairness.measure.balance))
     return (high - low) / 2
+
+
+def profile_figures(ruleset: Any, spec: Any, values: dict[str, float]) -> tuple[Figure, ...]:
+    """The figures a profile of a game with a ``ProfileSpec`` has, in its words: those of
+    :data:`FIGURES` it has, its start figures, then its tallies (titled as the game
+    titles them, each a mean per race)."""
+    from dataclasses import replace
+
+    noun = spec.start_noun
+    words = {"start": noun, "starts": f"{noun}s"}
+    titles = {t.key: t.title for t in ruleset.tallies}
+    return (
+        *(f for f in FIGURES if f.key in values),
+        *(replace(f, title=f.title.format(**words)) for f in START_FIGURES if f.key in values),
+        *(Figure(key, f"Per race: {titles[key]}", family) for key, family in spec.tallies),
+    )
+
+
+def not_applicable(
+    ruleset: Any, result: SimulationResult, values: dict[str, float]
+) -> dict[str, str]:
+    """Why each figure of :data:`FIGURES` a profile lacks does not apply to its game."""
+    title, groups = ruleset.title, result.totals.groups
+    tallies = {t.key for t in ruleset.tallies}
+    reasons = {}
+    for figure in FIGURES:
+        if figure.key in values:
+            continue
+        if figure.key in CHARACTER_KEYS and "character" not in groups:
+            reasons[figure.key] = f"a race of {title} has no characters"
+        elif figure.kind == "exact":
+            reasons[figure.key] = f"{title} has no exact solver"
+        elif figure.key == "seat_advantage":
+            reasons[figure.key] = "its races do not record the turn order of the deciding round"
+        elif figure.kind == "track":
+            reasons[figure.key] = f"{title} declares no figures of the track itself"
+        elif figure.key not in tallies:
+            reasons[figure.key] = f"not one of the tallies of {title} (its own are profiled)"
+    return reasons
 
 
 def exact_figures(
@@ -310,148 +442,6 @@ def exact_figures(
     return values
 
 
-# --- the reference: an average track, raced alike -------------------------------------------
-
-REFERENCE_TRACKS = 30  # tracks of the panel that stands for the space's average track
-REFERENCE_DRAW = 20261125  # the panel's fixed draw: the same reference for every profile
-_REFERENCE: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
-KEEP_REFERENCES = 16
-
-
-def reference_tracks(ruleset: Any, players: int) -> tuple[Any, ...]:
-    """The tracks that stand for an average track of ``players``: :data:`REFERENCE_TRACKS`
-    drawn uniformly (a fixed draw) from the game's space of legal tracks for that many
-    players, or the game's presets when it has no such space."""
-    key = (ruleset.name, players)
-    if key not in _PANELS:
-        bounds = ruleset.players
-        space = getattr(ruleset, "track_space", None)
-        if space is not None and bounds.build_min <= players <= bounds.build_max:
-            _PANELS[key] = tuple(space(players).sample(REFERENCE_TRACKS, REFERENCE_DRAW))
-        else:
-            _PANELS[key] = tuple(ruleset.load_preset(slug) for slug in ruleset.presets())
-    return _PANELS[key]
-
-
-_PANELS: dict[tuple[str, int], tuple[Any, ...]] = {}
-
-
-def reference(ruleset: Any, options: Any, races: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Entries and wins of each character on an average track (:func:`reference_tracks`),
-    each track raced ``races`` times with ``options`` and ``seed``: the very races the
-    profiled track runs (common random numbers), so the luck they share cancels from the
-    difference. Kept: a sweep asks for the same one for every track."""
-    content = getattr(options, "content", None)
-    key = (ruleset.name, options, str(getattr(content, "folder", "")), races, seed)
-    if key not in _REFERENCE:
-        entries, wins = 0, 0
-        for track in reference_tracks(ruleset, options.players):
-            result = simulate(track, options, races=races, seed=seed)
-            table = result.totals.groups["character"]
-            entries, wins = entries + table[0], wins + table[1]
-        if len(_REFERENCE) >= KEEP_REFERENCES:
-            del _REFERENCE[next(iter(_REFERENCE))]
-        _REFERENCE[key] = (np.asarray(entries), np.asarray(wins))
-    return _REFERENCE[key]
-
-
-# --- the figures ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CharacterFairness:
-    values: dict[str, float]
-    rows: list[dict[str, Any]]
-
-
-def character_fairness(
-    result: SimulationResult, ref: tuple[np.ndarray, np.ndarray]
-) -> CharacterFairness:
-    """``balance``, ``unfair_character`` and ``character_tilt`` with their intervals, and
-    per character: entries, win rate here and on the reference, the difference and its
-    interval."""
-    entries, wins = (result.totals.groups["character"][i].astype(float) for i in (0, 1))
-    ref_entries, ref_wins = (a.astype(float) for a in ref)
-    races = float(result.races)
-    rate = np.divide(wins, entries, out=np.zeros_like(wins), where=entries > 0)
-    ref_rate = np.divide(ref_wins, ref_entries, out=np.zeros_like(ref_wins), where=ref_entries > 0)
-    raced = entries > 0
-    moved = float(moved_wins(entries, rate, ref_rate, races))
-    delta = np.where(raced, rate - ref_rate, 0.0)
-    most = int(np.argmax(np.abs(delta)))
-    # the bootstrap: wins redrawn on the track and on the reference
-    rng = np.random.default_rng([result.seed, 0xB007, result.races])
-    n = entries.astype(np.int64)
-    draws = rng.binomial(n, rate, size=(BOOTSTRAP_DRAWS, n.size)).astype(float)
-    ref_draws = rng.binomial(
-        ref_entries.astype(np.int64), ref_rate, size=(BOOTSTRAP_DRAWS, n.size)
-    ).astype(float)
-    ref_rates = np.divide(
-        ref_draws, ref_entries, out=np.zeros_like(ref_draws), where=ref_entries > 0
-    )
-    rates_b = np.divide(draws, entries, out=np.zeros_like(draws), where=entries > 0)
-    delta_b = np.where(raced, rates_b - ref_rates, 0.0)
-    # the noise-corrected figure is pushed down by noise, the plain distance up: the low
-    # end from the one, the high end from the other (wide on purpose, never [0, 0] where
-    # the races cannot tell)
-    low = _percentiles(moved_wins(entries, rates_b, ref_rates, races))[0]
-    high = _percentiles(moved_wins(entries, rates_b, ref_rates, races, noise_errors=0.0))[1]
-    values = {
-        "balance": 1.0 - moved,
-        "balance_low": max(0.0, 1.0 - high),
-        "balance_high": min(1.0, 1.0 - low),
-        "unfair_character": moved,
-        "unfair_character_low": low,
-        "unfair_character_high": high,
-        "character_tilt": float(abs(delta[most])),
-    }
-    tilt_b = np.abs(delta_b).max(axis=1)
-    values["character_tilt_low"], values["character_tilt_high"] = _percentiles(tilt_b)
-    names = result.group("character").labels
-    rows = []
-    for c, name in enumerate(names):
-        d_low, d_high = _percentiles(delta_b[:, c])
-        rows.append(
-            {
-                "name": name,
-                "entries": int(entries[c]),
-                "win_rate": float(rate[c]) if raced[c] else None,
-                "reference_win_rate": float(ref_rate[c]),
-                "difference": float(delta[c]) if raced[c] else None,
-                "difference_low": d_low if raced[c] else None,
-                "difference_high": d_high if raced[c] else None,
-            }
-        )
-    return CharacterFairness(values, rows)
-
-
-NOISE_ERRORS = 2.0  # standard errors of each character's win rate counted as noise
-
-
-def moved_wins(
-    entries: np.ndarray,
-    rate: np.ndarray,
-    ref_rate: np.ndarray,
-    races: float,
-    noise_errors: float = NOISE_ERRORS,
-) -> Any:
-    """The share of wins a track moves between characters, beyond noise: half the sum over
-        characters of ``entries / races × max(0, |rate - ref_rate| - noise_errors × se)``,
-        ``se`` the binomial standard error of the rate in that many entries (the last axis runs
-        over characters; leading axes are bootstrap draws). A character whose rate moved by
-        less than noise could move it counts for nothing, so the figure says what the races can
-        tell from luck; with more races it tends to the plain total variation distance (which
-    ``noise_errors=0`` gives)."""
-    se = np.sqrt(ref_rate * (1 - ref_rate) / np.maximum(entries, 1))
-    beyond = np.maximum(0.0, np.abs(rate - ref_rate) - noise_errors * se)
-    return 0.5 * (entries * np.where(entries > 0, beyond, 0.0)).sum(axis=-1) / races
-
-
-def _percentiles(draws: np.ndarray) -> tuple[float, float]:
-    low, high = np.percentile(draws, [2.5, 97.5])
-    return float(low), float(high)
-
-
 def start_path_table(result: SimulationResult, seed: int) -> list[dict[str, Any]]:
     """Per start path: racers that started on it, their win rate and its 95% interval
     (Wilson), and the exact-free verdict a designer reads: does it differ from the fair
@@ -474,14 +464,6 @@ def start_path_table(result: SimulationResult, seed: int) -> list[dict[str, Any]
             }
         )
     return rows
-
-
-def wilson(rate: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate seen in ``n`` trials."""
-    z = 1.959963984540054
-    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def seat_figures(result: SimulationResult, seed: int) -> dict[str, float]:
@@ -511,7 +493,7 @@ def length_figures(result: SimulationResult, seed: int) -> dict[str, float]:
     boot = _length_stats(draws)
     for i, key in enumerate(("rounds_std", "rounds_p10", "rounds_p90")):
         values[key] = float(point[i])
-        values[f"{key}_low"], values[f"{key}_high"] = _percentiles(boot[:, i])
+        values[f"{key}_low"], values[f"{key}_high"] = percentiles(boot[:, i])
     return values
 
 

@@ -40,6 +40,10 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   the profile's drama and friction tallies, :mod:`trackkit.explore.profile`; its
   ``profile_choices``, if any, are the race options a profile uses); a game without one
   sets it to None;
+- optional: ``profile_spec``, a :class:`ProfileSpec`: what a profile measures of a game
+  without a tile game's figures (Snow Tails: its start slots against an average track,
+  its own tallies, in words about sleds); a game with neither it nor ``track_figures``
+  has no profile;
 - optional: ``scene(track, **highlight)``, the track drawn as shapes (a
   :class:`~trackkit.games.shapes.Scene`: polygons, circles, lines, words, clickable
   spots), which :mod:`trackkit.render` draws as SVG, PNG and Plotly; ``highlight`` are
@@ -123,6 +127,26 @@ class Tally:
 
     key: str
     title: str
+
+
+@dataclass(frozen=True)
+class ProfileSpec:
+    """What a profile (:mod:`trackkit.explore.profile`) measures of a game that declares
+    it, and the words it says it in; whatever the game has not (characters, an exact
+    solver, figures of the track itself) the profile marks as not applicable.
+
+    ``start_group`` is the :class:`Group` whose fairness the profile measures against the
+    fair share and an average track: its labels must mean the same on every track (a
+    start slot; not a track's own start paths). ``start_noun`` names one of its labels
+    and ``racers`` the players, in the profile's words. ``tallies`` are the game's
+    :class:`Tally` keys the profile reports, each with its family (``drama``,
+    ``friction``, or a family of the game's own).
+    """
+
+    start_group: str
+    start_noun: str
+    racers: str
+    tallies: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from trackkit.games.base import (
     Group,
     NodeCount,
     PlayerBounds,
+    ProfileSpec,
     Tally,
     TrackCheck,
 )
@@ -134,6 +135,18 @@ class SnowTails:
     design_space = None
     track_figures = None
     track_space = None
+    # a profile: the start slots (the same on every track, so an average track has them
+    # too) and every tally; a race has no characters and no exact solver
+    profile_spec = ProfileSpec(
+        start_group="slot",
+        start_noun="start slot",
+        racers="sleds",
+        tallies=(
+            ("decided_last_round", "drama"),
+            *((key, "friction") for key in ("collisions", "side", "trees", "sleds", "repairs")),
+            *((b, "buildings") for b in BUILDINGS),
+        ),
+    )
 
     def scene(self, track: SnowTrack, **options: Any) -> Any:
         """``track`` drawn as shapes (:func:`trackkit.games.snowtails.scene.course_scene`)."""
