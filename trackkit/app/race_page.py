@@ -22,23 +22,30 @@ import streamlit as st
 
 from trackkit.app.choices import kept, players_slider
 from trackkit.app.common import read_upload_of
-from trackkit.app.fairness import win_rates_figure
+from trackkit.app.fairness import plain, win_rates_figure
 from trackkit.app.runs import (
     MIN_RACES,
+    REFERENCE_RACES,
     RacesAsked,
     cached_run,
     keep_within,
+    profile_races_allowed,
     races_allowed,
     races_help,
+    reference_races,
 )
 from trackkit.errors import TrackkitError
+from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.base import get_ruleset
 from trackkit.games.face import Argument, drawn_by, get_face, look_of
 from trackkit.report.export import download_name, races_csv
+from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
 
 KEEP_RUNS = 32
 MIXED = "mixed"  # the policies in turn, racer by racer
+
+Profiled = TrackProfile | str  # the races' profile, or why there is none
 
 
 class RaceChoices(NamedTuple):
@@ -56,25 +63,25 @@ class RaceChoices(NamedTuple):
 class RaceView:
     """What a game adds to the Race page, every part optional.
 
-    ``title``: the page's heading; ``choose_track(key)``: the track to race (default: a
-    preset or an uploaded file); ``record(track, options, seed=)``: race 0 told turn by
-    turn (default: none); ``before(track, players)``: notes above the options (a warning,
-    downloads); ``most(track, options)``: the most races a run may have; ``on_start()``:
-    run when a run starts (the engine's warm-up); ``then(track, result)``: more work on the
-    races (a profile), kept with them; ``lead(then)``: drawn above the figures;
-    ``fairness(result, then)``, ``heat(track, result)``, ``replay(track, record)``:
-    sections that replace the page's own (win rates by group; nothing; the race's text).
+    ``title``: the page's heading; ``profile``: the races profiled against an average
+    track (:func:`races_profile`), their verdict in words above the figures and the
+    reference's races counted against the app's limit; ``choose_track(key)``: the track
+    to race (default: a preset or an uploaded file); ``record(track, options, seed=)``:
+    race 0 told turn by turn (default: none, and the face tells it); ``before(track,
+    players)``: notes above the options (a warning, downloads); ``most(track, options)``:
+    the most races a run may have; ``on_start()``: run when a run starts (the engine's
+    warm-up); ``fairness(result, profile)``, ``heat(track, result)``, ``replay(track,
+    record)``: sections that replace the page's own (win rates by group; nothing; the
+    race's text).
     """
 
     title: str | None = None
+    profile: bool = False
     choose_track: Callable[[str], Any] | None = None
     record: Callable[..., Any] | None = None
     before: Callable[[Any, int], None] | None = None
     most: Callable[[Any, Any], int] | None = None
     on_start: Callable[[], None] | None = None
-    then: Callable[[Any, SimulationResult], Any] | None = None
-    reference: Callable[[int], int] | None = None
-    lead: Callable[[Any], None] | None = None
     fairness: Callable[[SimulationResult, Any], None] | None = None
     heat: Callable[[Any, SimulationResult], None] | None = None
     replay: Callable[[Any, Any], None] | None = None
@@ -115,9 +122,13 @@ def page(game: str) -> None:
     start = st.button("Run races", type="primary", key=f"{key}-run")
     if start and run_key not in cache and view.on_start is not None:
         view.on_start()
-    then = None if view.then is None else (lambda result: view.then(track, result))
+    reference = reference_races(choices.races) if view.profile else 0
+
+    def profiled(result: SimulationResult) -> Profiled:
+        return races_profile(track, result, reference)
+
+    then = profiled if view.profile else None
     asked = RacesAsked(track, options, choices.races, choices.seed, view.record or _no_record)
-    reference = 0 if view.reference is None else view.reference(choices.races)
     run = cached_run(cache, KEEP_RUNS, run_key, asked, start, then=then, reference=reference)
     if run is not None:
         show(view, track, *run)
@@ -206,7 +217,9 @@ def _most(
         options = face.race_options(players, policies, None, dict(chosen))
     except TrackkitError:  # said when the races are asked for
         return MIN_RACES
-    return (view.most or races_allowed)(track, options)
+    if view.most is not None:
+        return view.most(track, options)
+    return (profile_races_allowed if view.profile else races_allowed)(track, options)
 
 
 def _widget(
@@ -267,8 +280,8 @@ def _widget(
 
 def show(view: RaceView, track: Any, result: SimulationResult, record: Any, then: Any) -> None:
     """The races' figures, the game's sections, and the downloads."""
-    if view.lead is not None:
-        view.lead(then)
+    if view.profile:
+        _verdict(track, then)
     low, high = result.ci95
     a, b, c = st.columns(3)
     a.metric("Expected race length", f"{result.mean_rounds:.2f} rounds")
@@ -292,6 +305,40 @@ def show(view: RaceView, track: Any, result: SimulationResult, record: Any, then
     elif record is None:
         _race_text(track, result)
     _downloads(track, result, record)
+
+
+def races_profile(track: Any, result: SimulationResult, reference: int) -> Profiled:
+    """The profile of the races the page ran (:func:`~trackkit.explore.profile.profile_track`
+    on them, beside ``reference`` races of each track of the average track raced alike), or
+    why there is none: the races are shown either way."""
+    try:
+        return profile_track(
+            track,
+            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
+            options=result.options,
+            simulated=result,
+            reference_races=reference,
+        )
+    except TrackkitError as error:
+        return str(error)
+
+
+def _verdict(track: Any, profile: Profiled) -> None:
+    """The races in one paragraph, and what they were measured against."""
+    if not isinstance(profile, TrackProfile):
+        st.warning(f"No verdict for these races: {profile}")
+        return
+    exact = get_ruleset(track.game).exact_solo is not None
+    with st.container(border=True):
+        st.markdown(plain(verdict(profile)))
+        st.caption(
+            "An average track: 30 tracks drawn once from the space of legal tracks (the presets "
+            "where there is none), raced with these options and seed, "
+            f"{reference_races(profile.races):,} races each (the app races at most "
+            f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
+            "no difference."
+            + (" Exact: solved, not sampled (one racer alone, infinite deck)." if exact else "")
+        )
 
 
 def _win_rates(result: SimulationResult, then: Any) -> None:

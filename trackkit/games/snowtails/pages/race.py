@@ -84,5 +84,8 @@ def _replay(track: SnowTrack, record: RaceRecord) -> None:
     st.write("Placings: " + ", ".join(f"{p}. sled {who}" for p, who in placed))
 
 
+# not profiled here: its average track (the four demo boards, raced as often) would take
+# the whole of a run's budget on a server, leaving a few hundred races; `trackkit profile`
+# gives the figures
 VIEW = RaceView(choose_track=_choose, record=record_race, heat=_collisions, replay=_replay)
 """The hooks of Snow Tails' Race page."""

@@ -13,30 +13,24 @@ from trackkit.app.choices import kept
 from trackkit.app.fairness import (
     characters_table,
     percent,
-    plain,
     rate_interval,
     start_paths_table,
     win_rates_figure,
 )
 from trackkit.app.glossary import column_help
 from trackkit.app.picture import picture_downloads
-from trackkit.app.race_page import RaceView
-from trackkit.app.runs import REFERENCE_RACES, profile_races_allowed, reference_races
+from trackkit.app.race_page import Profiled, RaceView
 from trackkit.board.track import Track
-from trackkit.errors import TrackkitError
-from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
+from trackkit.explore.profile import TrackProfile
 from trackkit.games.yummell.face.replay import positions_by_round, readable, square_name
 from trackkit.games.yummell.pages.choices import choose_track, wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.record import RaceRecord, record_race
 from trackkit.limits import CostLimitError
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, race_animation
-from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import SimulationResult
 
 HEAT_UNIT = "turns ended here per race"
-
-Profiled = TrackProfile | str  # the races' profile, or why there is none
 
 
 def _before(track: Track, players: int) -> None:
@@ -44,26 +38,6 @@ def _before(track: Track, players: int) -> None:
     ``players`` forbids it (raced all the same)."""
     picture_downloads(track, key="race")
     warn_if_illegal([track], players)
-
-
-def _profiled(track: Track, result: SimulationResult) -> Profiled:
-    return races_profile(track, result, reference_races(result.races))
-
-
-def races_profile(track: Track, result: SimulationResult, reference: int) -> Profiled:
-    """The profile of the races the page ran (:func:`~trackkit.explore.profile.profile_track`
-    on them, beside ``reference`` races of each track of the average track raced alike), or
-    why there is none: the races are shown either way."""
-    try:
-        return profile_track(
-            track,
-            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
-            options=result.options,
-            simulated=result,
-            reference_races=reference,
-        )
-    except TrackkitError as error:
-        return str(error)
 
 
 def _ordinal(n: int) -> str:
@@ -94,13 +68,6 @@ def _table(rows: list[dict[str, Any]], first: str, *, share: bool = False) -> li
     return table
 
 
-def _lead(profile: Profiled) -> None:
-    if isinstance(profile, TrackProfile):
-        _verdict(profile)
-    else:
-        st.warning(f"No verdict for these races: {profile}")
-
-
 def _heat(track: Track, result: SimulationResult) -> None:
     st.subheader("Where characters pile up")
     heat = {row["square"]: row["turns_per_race"] for row in result.congestion()}
@@ -108,19 +75,6 @@ def _heat(track: Track, result: SimulationResult) -> None:
         st.plotly_chart(heat_figure(build_scene(track), heat, HEAT_UNIT), width="stretch")
     except CostLimitError as error:  # a board too big to plot in the app: say so, go on
         st.warning(f"The heat map is not drawn: {error}")
-
-
-def _verdict(profile: TrackProfile) -> None:
-    """The races in one paragraph, and what they were measured against."""
-    with st.container(border=True):
-        st.markdown(plain(verdict(profile)))
-        st.caption(
-            "An average track: 30 tracks drawn once from the space of legal tracks (the presets "
-            "where there is none), raced with these options and seed, "
-            f"{reference_races(profile.races):,} races each (the app races at most "
-            f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
-            "no difference. Exact: solved, not sampled (one racer alone, infinite deck)."
-        )
 
 
 def _fairness(result: SimulationResult, profiled: Profiled) -> None:
@@ -224,11 +178,8 @@ VIEW = RaceView(
     choose_track=choose_track,
     record=record_race,
     before=_before,
-    most=profile_races_allowed,
     on_start=wait_for_engine,
-    then=_profiled,
-    reference=reference_races,
-    lead=_lead,
+    profile=True,
     fairness=_fairness,
     heat=_heat,
     replay=_replay,
