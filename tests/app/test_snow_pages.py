@@ -110,7 +110,7 @@ def test_compare_ranks_the_demo_boards_and_the_design() -> None:
     at = page("snow-compare").run()
     assert not at.exception
     at.number_input(key="snow-compare-races").set_value(200)
-    at.slider(key="snow-compare-players").set_value(3)
+    at.slider(key="snow-players").set_value(3)
     button(at, "Compare").click().run()
     assert not at.exception
     table = at.dataframe[0].value
@@ -152,8 +152,8 @@ def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space
 
 
 def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
+    from trackkit.app.compare_page import YOURS, length_figure
     from trackkit.games.snowtails.face.texts import compare_tracks
-    from trackkit.games.snowtails.pages.compare import YOURS, length_figure
     from trackkit.games.snowtails.race import RaceOptions
 
     oval = load_preset("husky-oval")
@@ -164,6 +164,8 @@ def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
         races=50,
         seed=1,
     )
-    bars = length_figure(rows).data[0].y
+    names, keys = [r.name for r in rows], [r.key for r in rows]
+    bars = length_figure(names, keys, [r.mean_rounds for r in rows], [r.ci95 for r in rows])
+    bars = bars.data[0].y
     assert len(set(bars)) == 3  # one bar each (Plotly stacks bars of one name into one)
     assert "Husky oval (yours)" in bars

@@ -1,6 +1,7 @@
 """The opening page and the navigation: the opening page and the glossary, then each game
 of the registry under its name, with its own pages (as its face declares them) and the
-shared ones (Race for every game; Explore for a game with a space of legal tracks)."""
+shared ones (Race and Compare for every game; Explore for a game with a space of legal
+tracks)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from trackkit.app import explore_page, glossary, race_page
+from trackkit.app import compare_page, explore_page, glossary, race_page
 from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
 from trackkit.games.face import Look, drawn_by, look_of
@@ -33,8 +34,9 @@ class Entry(NamedTuple):
 
 
 def game_entries(game: str) -> list[Entry]:
-    """``game``'s pages in the navigation: its first own page (the editor), Race, the rest
-    of its own, Explore when it has a space of legal tracks, then those declared ``last``."""
+    """``game``'s pages in the navigation: its first own page (the editor), Race, Compare,
+    the rest of its own, Explore when it has a space of legal tracks, then those declared
+    ``last``."""
     look = look_of(game)
     own = [(Entry(drawn_by(p.draw), p.title, p.icon, p.path), p.last) for p in look.pages]
     firsts = [entry for entry, last in own if not last]
@@ -44,6 +46,12 @@ def game_entries(game: str) -> list[Entry]:
         _titled(look, "Race"),
         ":material/casino:",
         f"{look.address}race",
+    )
+    compare = Entry(
+        partial(compare_page.page, game),
+        _titled(look, "Compare"),
+        ":material/leaderboard:",
+        f"{look.address}compare",
     )
     explore = []
     if getattr(get_ruleset(game), "track_space", None) is not None:
@@ -55,7 +63,7 @@ def game_entries(game: str) -> list[Entry]:
                 f"{look.address}explore",
             )
         )
-    return [*firsts[:1], race, *firsts[1:], *explore, *lasts]
+    return [*firsts[:1], race, compare, *firsts[1:], *explore, *lasts]
 
 
 def game_pages(game: str) -> list[st.Page]:

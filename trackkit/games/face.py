@@ -130,9 +130,10 @@ class Look:
     the titles of its shared pages (``Snow Tails race``; empty: ``Race``); ``racers``: what
     its racers are called (Players, Sleds), ``players_help`` what their count decides;
     ``policy_help``: what each policy assumes of players;
-    ``pages``: its own pages, before the shared Race and Compare; ``race_view``:
-    ``"module:NAME"`` of the hooks its Race page adds (a ``trackkit.app.race_page.RaceView``
-    in its ``pages`` package); ``summary``: what it is, for the start page, ``caveat``:
+    ``pages``: its own pages, around the shared Race and Compare; ``race_view`` and
+    ``compare_view``: ``"module:NAME"`` of the hooks its Race and Compare pages add (a
+    ``trackkit.app.race_page.RaceView``, a ``trackkit.app.compare_page.CompareView``, in
+    its ``pages`` package); ``summary``: what it is, for the start page, ``caveat``:
     what of it is reconstructed, and ``steps``: the start page's tour of its pages.
     """
 
@@ -143,6 +144,7 @@ class Look:
     policy_help: str = ""
     pages: tuple[Page, ...] = ()
     race_view: str | None = None
+    compare_view: str | None = None
     summary: str = ""
     caveat: str = ""
     steps: tuple[Step, ...] = ()

@@ -34,7 +34,7 @@ def _page(path: str) -> AppTest:
 def test_the_toy_has_its_section_and_its_place_on_the_start_page() -> None:
     from trackkit.app.home_page import game_entries
 
-    assert [e.path for e in game_entries("toy")] == ["toy-race"]
+    assert [e.path for e in game_entries("toy")] == ["toy-race", "toy-compare"]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert not at.exception
     headings = [h.value for h in at.subheader]
@@ -65,6 +65,21 @@ def test_every_page_of_the_toy_runs_and_a_race_shows_its_figures() -> None:
     assert any("A sample race" in h.value for h in at.subheader)  # told by the face
 
 
+def test_the_toy_compare_page_ranks_its_presets_with_one_bar_each() -> None:
+    at = _page("toy-compare").run()
+    assert not at.exception
+    assert at.title[0].value == "Compare Toy lane tracks"
+    assert at.multiselect(key="toy-compare-tracks").value == ["puddle-dash", "bog-run"]
+    at.number_input(key="toy-compare-races").set_value(300)
+    next(b for b in at.button if b.label == "Compare").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert sorted(table["name"]) == ["Bog run", "Puddle dash"]
+    assert all(rounds > 0 for rounds in table["mean_rounds"])
+    chart = at.get("plotly_chart")[0].proto.spec
+    assert "Puddle dash" in chart and "Bog run" in chart
+
+
 def test_two_games_on_one_address_are_refused_in_words() -> None:
     from trackkit.app import home_page
     from trackkit.errors import TrackkitError
@@ -73,7 +88,9 @@ def test_two_games_on_one_address_are_refused_in_words() -> None:
     face = get_face("toy")
     face.look = Look(address="")  # type: ignore[attr-defined]  # Yummell's "race" too
     try:
-        with pytest.raises(TrackkitError, match="two pages of the app have the address race"):
+        with pytest.raises(
+            TrackkitError, match="two pages of the app have the address compare, race: give"
+        ):
             home_page.app_sections()
     finally:
         del face.look  # type: ignore[attr-defined]

@@ -45,12 +45,6 @@ LOOK = Look(
             "snow-design",
             "trackkit.games.snowtails.pages.design:page",
         ),
-        Page(
-            "Snow Tails compare",
-            ":material/leaderboard:",
-            "snow-compare",
-            "trackkit.games.snowtails.pages.compare:page",
-        ),
     ),
     summary="Dog-sled races on a lane track of straights and corners: choose a demo board, "
     "place trees, markers and the four buildings by clicking its spaces with every rule "
@@ -61,6 +55,7 @@ LOOK = Look(
     "furthest ahead, each collision card or hit counted against it; smart: plays as a good "
     "musher would",
     race_view="trackkit.games.snowtails.pages.race:VIEW",
+    compare_view="trackkit.games.snowtails.pages.compare:VIEW",
 )
 
 

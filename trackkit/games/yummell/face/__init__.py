@@ -88,12 +88,6 @@ LOOK = Look(
             "Design", ":material/extension:", "design", "trackkit.games.yummell.pages.design:page"
         ),
         Page(
-            "Compare",
-            ":material/leaderboard:",
-            "compare",
-            "trackkit.games.yummell.pages.compare:page",
-        ),
-        Page(
             "Tiles",
             ":material/grid_view:",
             "tiles",
@@ -135,6 +129,7 @@ LOOK = Look(
     "path, its highest card as far as it goes, no rests, no events; smart: plays as a good "
     "player would",
     race_view="trackkit.games.yummell.pages.race:VIEW",
+    compare_view="trackkit.games.yummell.pages.compare:VIEW",
 )
 
 

@@ -1,8 +1,11 @@
-"""Compare: the presets and the design being edited, side by side: how long and how fair,
-each figure with its interval or exact."""
+"""Yummell's Compare page: what it adds to the shared page (:mod:`trackkit.app.compare_page`):
+each track profiled against an average track, its exact solo figures solved once and kept,
+the building rule's warning, and its table and chart: how long and how fair, each figure
+with its interval or exact."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -10,29 +13,20 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from trackkit.app.choices import kept, players_slider
+from trackkit.app.compare_page import BAR, YOUR_BAR, YOURS, CompareView
 from trackkit.app.fairness import interval_bars
 from trackkit.app.glossary import column_help
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
-from trackkit.errors import TrackkitError
+from trackkit.board.track import Track
 from trackkit.explore.profile import profile_options
 from trackkit.games.yummell.face.compare import Solved, TrackFigures
 from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
-from trackkit.games.yummell.pages.choices import current_design, wait_for_engine, warn_if_illegal
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.pages.choices import wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
+from trackkit.games.yummell.setup import RaceOptions
 
-YOURS = "current design"  # the key of the design being edited among the tracks
-KEEP_RUNS = 8
 KEEP_SOLVED = 64
-BAR = "#7f8c8d"
-YOUR_BAR = "#c0392b"
 YOUR_ROW = "rgba(192, 57, 43, 0.15)"
-
-
-@st.cache_resource
-def _runs() -> dict[tuple[Any, ...], list[TrackFigures]]:
-    return {}
 
 
 @st.cache_resource
@@ -41,101 +35,44 @@ def _solved() -> dict[SolvedKey, Solved]:
     return {}
 
 
-def _label(key: str) -> str:
-    return "Your design (Design page)" if key == YOURS else load_preset(key).name
+CAPTION = (
+    "Every track is raced with the same seed, so race 1 deals, shuffles and orders alike on "
+    "each (common random numbers), with the start paths dealt in turn. Simulated length and "
+    "balance come with their 95% interval; balance is measured against an average track (30 "
+    "tracks drawn once from the space, raced alike). Exact: one racer alone, infinite deck, greedy "
+    "(an exact Markov chain), solved once per track."
+)
 
 
-def page() -> None:
-    st.title("Compare tracks")
-    st.caption(
-        "Every track is raced with the same seed, so race 1 deals, shuffles and orders "
-        "alike on each (common random numbers), with the start paths dealt in turn. "
-        "Simulated length and balance come with their 95% interval; balance is measured "
-        "against an average track (30 tracks drawn once from the space, raced alike). Exact: "
-        "one racer alone, "
-        "infinite deck, greedy (an exact Markov chain), solved once per track."
+def _options(players: int) -> RaceOptions:
+    return profile_options(YUMMELL, players)
+
+
+def _check(tracks: Mapping[str, Track], options: RaceOptions, races: int) -> None:
+    """Each track's races and its average track's, within the app's limit."""
+    for track in tracks.values():
+        check_profile_cost(track, options, races, reference_races(races))
+
+
+def _run(
+    tracks: Mapping[str, Track], options: RaceOptions, races: int, seed: int, progress: Any
+) -> list[TrackFigures]:
+    """Every track profiled alike, its exact figures solved once (kept across runs)."""
+    solved = _solved()
+    while len(solved) >= KEEP_SOLVED:
+        solved.pop(next(iter(solved)))
+    return compare_tracks_kept(
+        dict(tracks),
+        options,
+        solved,
+        races=races,
+        seed=seed,
+        reference_races=reference_races(races),
+        progress=progress,
     )
-    mine, why_not = current_design()
-    choices = [*PRESET_SLUGS, *([YOURS] if mine is not None else [])]
-    earlier = st.session_state.get("compare-tracks", st.session_state.get("kept:compare-tracks"))
-    if earlier is not None:
-        # a design that stopped being valid leaves the choice; one just completed joins it
-        earlier = [k for k in earlier if k in choices]
-        if mine is not None and not st.session_state.get("compare-offered-design"):
-            earlier.append(YOURS)
-        st.session_state["compare-tracks"] = earlier
-    st.session_state["compare-offered-design"] = mine is not None
-    chosen = kept(
-        st.multiselect,
-        "Tracks",
-        "compare-tracks",
-        choices,
-        options=choices,
-        format_func=_label,
-    )
-    if mine is None:
-        st.caption(f"Your design is not among them: {why_not}.")
-    left, right = st.columns(2)
-    players = players_slider(left)
-    races = kept(
-        right.number_input,
-        "Races per track",
-        "compare-races",
-        2_000,
-        min_value=500,
-        max_value=20_000,
-        step=500,
-    )
-    seed = kept(right.number_input, "Seed", "compare-seed", 0, min_value=0, step=1)
-    if not chosen:
-        st.info("Choose at least one track.")
-        return
-    tracks = {key: mine if key == YOURS else load_preset(key) for key in chosen}
-    warn_if_illegal(list(tracks.values()), players)
-    key = (tuple((k, t.to_toml()) for k, t in tracks.items()), players, int(races), int(seed))
-    cache = _runs()
-    options = profile_options(YUMMELL, players)
-    reference = reference_races(int(races))
-    if st.button("Compare", type="primary") or key in cache:
-        if key not in cache:
-            try:  # each track's races and its average track's: within the limit
-                for track in tracks.values():
-                    check_profile_cost(track, options, int(races), reference)
-            except TrackkitError as error:
-                st.error(str(error))
-                return
-            wait_for_engine()
-            while len(cache) >= KEEP_RUNS:
-                cache.pop(next(iter(cache)))
-            solved = _solved()
-            while len(solved) >= KEEP_SOLVED:
-                solved.pop(next(iter(solved)))
-            bar = st.progress(0.0, text="Solving and racing…")
-            try:
-                cache[key] = compare_tracks_kept(
-                    tracks,
-                    options,
-                    solved,
-                    races=int(races),
-                    seed=int(seed),
-                    reference_races=reference,
-                    progress=lambda done, total: bar.progress(
-                        done / total, text=f"{done} of {total} tracks"
-                    ),
-                )
-            except TrackkitError as error:
-                st.error(str(error))
-                return
-            finally:
-                bar.empty()
-        _show(cache[key])
-        st.caption(
-            f"The average track: each of its tracks raced {reference:,} times with the same "
-            f"options and seed (the app races at most {REFERENCE_RACES:,} of each)."
-        )
 
 
-def _show(rows: list[TrackFigures]) -> None:
+def _show(rows: list[TrackFigures], races: int) -> None:
     def name(row: TrackFigures) -> str:
         return f"★ {row.name} (your design)" if row.key == YOURS else row.name
 
@@ -154,6 +91,10 @@ def _show(rows: list[TrackFigures]) -> None:
     st.caption(
         "Bars: simulated length and balance, each with its 95% interval; dots: the exact "
         f"solo length. The balance axis starts at {low:.2f}, not 0, to show the differences."
+    )
+    st.caption(
+        f"The average track: each of its tracks raced {reference_races(races):,} times with "
+        f"the same options and seed (the app races at most {REFERENCE_RACES:,} of each)."
     )
 
 
@@ -255,3 +196,16 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
         margin=dict(t=110),
     )
     return figure
+
+
+VIEW = CompareView(
+    title="Compare tracks",
+    caption=CAPTION,
+    options=_options,
+    before=warn_if_illegal,
+    check=_check,
+    on_start=wait_for_engine,
+    run=_run,
+    show=_show,
+)
+"""The hooks of Yummell's Compare page."""
