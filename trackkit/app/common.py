@@ -92,6 +92,21 @@ def keeps_in_address(key: str, value: Callable[[], Any]) -> None:
     _PARTS[key] = value
 
 
+_PAGES: dict[str, Any] = {}
+
+
+def navigates(pages: dict[str, Any]) -> None:
+    """The navigation's pages by address (the start page lists them, so that a page can
+    switch to another without importing the list that holds it)."""
+    _PAGES.clear()
+    _PAGES.update(pages)
+
+
+def page_at(path: str) -> Any:
+    """The page of the navigation at address ``path`` (:func:`navigates`)."""
+    return _PAGES[path]
+
+
 def edits(game: str, editor: Editor) -> None:
     """Register ``game``'s editor, through which other pages reach its design."""
     _EDITORS[game] = editor

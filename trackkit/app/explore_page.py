@@ -508,11 +508,8 @@ def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
 
 
 def _editor_page(game: str) -> Any:
-    """The page of ``game``'s editor, from the navigation (imported here: the navigation
-    lists this page)."""
-    from trackkit.app.home_page import page_at
-
-    return page_at(common.editor(game).path)
+    """The page of ``game``'s editor, from the navigation."""
+    return common.page_at(common.editor(game).path)
 
 
 def explored() -> str:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from trackkit.app import compare_page, explore_page, glossary, race_page
+from trackkit.app import common, compare_page, explore_page, glossary, race_page
 from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
 from trackkit.games.face import Look, drawn_by, look_of
@@ -106,18 +106,13 @@ def app_sections() -> dict[str, list[st.Page]]:
     sections = {"": [start_page(), glossary_page()]}
     for game in KNOWN:
         sections[get_ruleset(game).title] = game_pages(game)
+    common.navigates({p.url_path: p for pages in sections.values() for p in pages})
     return sections
 
 
 def app_pages() -> list[st.Page]:
     """The opening page, then every page of the first game."""
     return [start_page(), *game_pages(DEFAULT_GAME)]
-
-
-def page_at(path: str) -> st.Page:
-    """The page of the navigation whose address is ``path``."""
-    pages = [p for section in app_sections().values() for p in section]
-    return next(p for p in pages if p.url_path == path)
 
 
 def page() -> None:

@@ -16,3 +16,6 @@ docstring of the module that implements it (listed in :mod:`.engine`).
 """
 
 GAME = "snowtails"
+# a sled holds at most 4 collision cards; the 5th means repairs (rulebook C): the rules' and
+# the content's (a hand must be bigger), so here, below both
+MAX_COLLISIONS = 4

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from trackkit.board.datafile import read_toml, validated
 from trackkit.errors import ContentFileError
+from trackkit.games.snowtails import MAX_COLLISIONS
 
 # Dog cards are valued 0 to 5 (rulebook, Components).
 CARD_VALUES = range(6)
@@ -111,7 +112,6 @@ def unplayable(deck: Deck) -> tuple[str, str] | None:
     >>> unplayable(load_deck()) is None
     True
     """
-    from trackkit.games.snowtails.rules import MAX_COLLISIONS  # the engine's rule (numba)
 
     if deck.hand_size <= MAX_COLLISIONS:
         return (

@@ -27,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trackkit.games.snowtails import MAX_COLLISIONS
 from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
 from trackkit.games.snowtails.state import PLAY_BOTH, PLAY_LEFT, PLAY_RIGHT, VALUES
 from trackkit.games.unmanaged import no_runtime
 
 MAX_DIE = 6  # a bonus die shows 1-6 (rulebook B.2: "fino ad un massimo di 6")
-MAX_COLLISIONS = 4  # a sled holds at most 4 collision cards; the 5th means repairs (C)
 MAX_STEPS = 10  # the fastest move: two dogs of 5
 DIGIT_D, DIGIT_S = 1, 2
 TOURNAMENT_POINTS = np.array([10, 7, 5, 4, 3, 2, 1, 0], dtype=np.int64)  # rulebook E

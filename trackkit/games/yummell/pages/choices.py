@@ -7,12 +7,13 @@ from typing import Any
 
 import streamlit as st
 
+from trackkit.app import common
 from trackkit.app.choices import kept
 from trackkit.app.common import tiles
 from trackkit.app.fairness import plain
 from trackkit.board.track import Track
 from trackkit.games.yummell import PLAYERS
-from trackkit.games.yummell.pages.state import design, read_upload
+from trackkit.games.yummell.pages.state import design, open_design, read_upload
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.warmup import start_warmup
 from trackkit.validate import validate
@@ -136,3 +137,6 @@ def wait_for_engine() -> None:
             f"The race engine was compiled in {warmup.elapsed:.0f} s; "
             "later races on this machine start at once."
         )
+
+
+common.edits("yummell", common.Editor(open_design, current_design, wait_for_engine, "design"))

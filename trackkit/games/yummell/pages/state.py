@@ -87,18 +87,3 @@ def open_design(track: Track) -> None:
 
 common.follows_address(design)
 common.keeps_in_address("track", lambda: _address(st.session_state.get("design", Design.empty())))
-
-
-def _current() -> tuple[Track | None, str]:
-    from trackkit.games.yummell.pages.choices import current_design  # it reads this module
-
-    return current_design()
-
-
-def _ready() -> None:
-    from trackkit.games.yummell.pages.choices import wait_for_engine
-
-    wait_for_engine()
-
-
-common.edits("yummell", common.Editor(open_design, _current, _ready, "design"))
