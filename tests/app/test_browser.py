@@ -19,6 +19,7 @@ from trackkit.board.track import Placement, Track
 from trackkit.games import load_tileset
 from trackkit.games.yummell.editing import decode_track, encode_track, next_tiles
 from trackkit.games.yummell.presets import load_preset
+from trackkit.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]
@@ -68,9 +69,10 @@ def test_build_a_track_by_clicking(page: Page, app_url: str, tmp_path: Path) -> 
     page.get_by_role("heading", name="Track complete").wait_for()
     expect(page.get_by_text("No tile can")).to_have_count(0)
     expect(page.get_by_role("button", name="Place next tile")).to_be_disabled()
-    # built under the rule for the count chosen, not one a stray click changed
-    assert "players=3" in page.url
-    expect(page.get_by_role("checkbox", name="Building rule for this player count")).to_be_checked()
+    # the track built is legal under the building rule for the 3 players asked for
+    built = _linked_tiles(page)
+    assert built == (*track.tiles, 2)
+    assert validate(decode_track(page.url.partition("track=")[2].split("&")[0]), players=3).ok
     page.screenshot(path=str(tmp_path / "complete.png"), full_page=True)
     _no_traceback(page)
 

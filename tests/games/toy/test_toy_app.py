@@ -25,7 +25,10 @@ def _toy() -> Iterator[None]:
 
 
 def _page(path: str) -> AppTest:
+    # the script registers the toy itself: AppTest leaves it as ``__main__``, which a process
+    # started later by spawning (a Dask worker) runs again, where nothing registered the toy
     return AppTest.from_string(
+        "from tests.games.toy import register\nregister()\n"
         f"from trackkit.app.home_page import page_function\npage_function({path!r})()\n",
         default_timeout=TIMEOUT,
     )
