@@ -51,7 +51,7 @@ def test_build_a_track_by_clicking(page: Page, app_url: str, tmp_path: Path) -> 
     # three players: the building rule (on by default) asks for three path tiles
     page.goto(f"{app_url}/design?players=3")
     page.get_by_role("heading", name="Design a track", exact=True).wait_for()
-    page.get_by_role("button", name="Place next tile").click()
+    press(page, "Place next tile")
     page.get_by_text("No problem so far").wait_for()
     tileset = load_tileset()
     track = Track("t", (Placement(1, 0, 0, 0),))
@@ -168,12 +168,12 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     page: Page, app_url: str
 ) -> None:
     page.get_by_role("link", name="Design", exact=True).click()
-    page.get_by_role("button", name="Place next tile").click()
+    press(page, "Place next tile")
     page.get_by_text("No problem so far").wait_for()
     _wait_for_linked_tiles(page, (1,))
     _choose(page, "7 · straight")
     page.get_by_text("Tile 7 fits at").wait_for()
-    page.get_by_role("button", name="Place next tile").click()
+    press(page, "Place next tile")
     _wait_for_linked_tiles(page, (1, 7))
     # Back steps to the address before tile 7 was placed, and the design follows it
     page.go_back()
@@ -214,7 +214,7 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
 def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     page.get_by_role("link", name="Design", exact=True).click()
     page.get_by_role("heading", name="Design a track").wait_for()
-    page.get_by_role("button", name="Place next tile").click()
+    press(page, "Place next tile")
     _wait_for_linked_tiles(page, (1,))
     mine = (1,)
 
@@ -286,7 +286,7 @@ def test_the_whole_cell_takes_a_click_and_a_refusal_stays_beside_the_board(
     page: Page, tmp_path: Path
 ) -> None:
     page.get_by_role("link", name="Design", exact=True).click()
-    page.get_by_role("button", name="Place next tile").click()
+    press(page, "Place next tile")
     _wait_for_linked_tiles(page, (1,))
     start = Track("t", (Placement(1, 0, 0, 0),))
     tileset = load_tileset()
