@@ -87,6 +87,23 @@ def test_exploring_knows_the_registry_but_no_game() -> None:
         assert not wrong, f"{module} imports {wrong}"
 
 
+def test_tuning_knows_the_registry_but_no_game() -> None:
+    """``trackkit.tune`` (balancing a game's content) sits beside exploring: the game
+    through the registry and the interface, figures from the simulation and the fairness
+    measures, and nothing of the reports, the command line or the app."""
+    allowed = ("trackkit.board", "trackkit.errors", "trackkit.games.base", "trackkit.sim")
+    allowed += ("trackkit.explore.fairness", "trackkit.tune", "trackkit.limits")
+    for module, imported in _importing("trackkit.tune").items():
+        wrong = [
+            i
+            for i in imported
+            if not _under(i, *allowed)
+            and i
+            not in ("trackkit.games", "trackkit.games.get_ruleset", "trackkit.games.DEFAULT_GAME")
+        ]
+        assert not wrong, f"{module} imports {wrong}"
+
+
 def _face(module: str) -> bool:
     """Whether ``module`` is part of a game's face (``trackkit.games.<game>.face``)."""
     parts = module.split(".")
@@ -145,7 +162,8 @@ def test_nothing_outside_the_games_imports_a_game() -> None:
 
 
 @pytest.mark.parametrize(
-    "layer", ["trackkit.games", "trackkit.sim", "trackkit.board", "trackkit.explore"]
+    "layer",
+    ["trackkit.games", "trackkit.sim", "trackkit.board", "trackkit.explore", "trackkit.tune"],
 )
 def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
     for module, imported in _importing(layer).items():

@@ -86,6 +86,10 @@ class ContentFileError(LocatedError):
     """A game content file (deck, characters, advantages) that cannot be used."""
 
 
+class TuneFileError(LocatedError):
+    """A tune file (what ``trackkit tune`` may move, and its targets) that cannot be used."""
+
+
 class OutputFileError(LocatedError):
     """A file trackkit was asked to write that cannot be written (or must not be replaced)."""
 

@@ -50,7 +50,9 @@ def _run(args: Any) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(given)
+    args.argv = given  # the command as typed: a tune marks the values it set with it
     try:
         return _run(args)
     except ExistingFileError as error:

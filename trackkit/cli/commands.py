@@ -198,3 +198,34 @@ def find(args: argparse.Namespace) -> Shown:
     if exported is not None:
         data["exported"] = [str(path) for path in exported]
     return Shown(data, find_text(found, exported))
+
+
+def tune(args: argparse.Namespace) -> tuple[Shown, int]:
+    import shlex
+
+    from trackkit.report.tune import write_tune_report
+    from trackkit.tune.plan import TuneSettings
+    from trackkit.tune.search import tune as run
+    from trackkit.tune.spec import read_tune
+
+    spec = read_tune(args.file)
+    given = [a for a in getattr(args, "argv", []) if a != "--json"]
+    mark = "trackkit " + shlex.join(given) if given else None
+    with progress_bar(args, args.budget or spec.budget, unit="candidate") as update:
+
+        def progress(done: int, budget: int, best: float, met: bool) -> None:
+            if update is not None:
+                update(done, budget)
+
+        settings = TuneSettings(
+            content=args.content,
+            budget=args.budget,
+            seconds=args.seconds,
+            seed=args.seed,
+            races=args.races,
+            confirm_races=args.confirm_races,
+            workers=args.workers,
+        )
+        result = run(spec, args.out, settings, progress, mark)
+    code = 130 if result.stopped == "interrupted" else 0 if result.met else 1
+    return Shown(result.to_json(), write_tune_report(result)), code

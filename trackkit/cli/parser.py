@@ -115,6 +115,42 @@ def _shared(add: _Commands) -> None:
     add_race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
     _design_space(add)
+    _tune(add.add("tune", commands.tune, "balance game content: fit characters, advantages, deck"))
+
+
+def _tune(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="TUNE", help="a tune file (.toml): what may move, targets")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="the tune's folder (resumed)")
+    p.add_argument(
+        "--content",
+        metavar="DIR",
+        help="the content to start from: a folder or a bundled content's name (default: the "
+        "tune file's, else the bundled)",
+    )
+    p.add_argument(
+        "--budget",
+        type=bounded(1, 100_000, "the budget runs from {low} to {high} candidates"),
+        help="candidates to race in all (default: the tune file's)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=number("the time limit", 1, 10**7),
+        help="stop after this long (what was raced is kept: run again to go on)",
+    )
+    p.add_argument(
+        "--races",
+        type=bounded(100, 1_000_000, "races per track and count run from {low} to {high}"),
+        help="races per track and player count for each candidate (default: the file's)",
+    )
+    p.add_argument(
+        "--confirm-races",
+        type=bounded(100, 1_000_000, "confirmation races run from {low} to {high}"),
+        help="races per track and count confirming the best (default: the file's, or 10 × races)",
+    )
+    p.add_argument("--seed", type=bounded(0, 2**32 - 1, "the seed runs from {low} to {high}"))
+    p.add_argument(
+        "--workers", type=_workers, default=1, help="processes racing side by side (same numbers)"
+    )
 
 
 def _design_space(add: _Commands) -> None:

@@ -17,7 +17,8 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   game must obey, as a :class:`TrackCheck` (errors, guideline warnings, the composed
   track), counted against ``content`` where the rules depend on it (Snow Tails: the box's
   trees, markers and buildings; None: the bundled content);
-- ``content_folder()`` and ``load_content(folder)``: the game's content files (deck,
+- ``content_folder(name)`` and ``load_content(folder)`` (and, optionally, ``contents()``:
+  the names of its bundled contents, the default first): the game's content files (deck,
   characters…), bundled or a user's own, read with located errors;
 - ``options(...)``: the race options the game takes, an object with ``players`` and
   ``ruleset`` and a ``summary()`` for reports;
@@ -245,7 +246,7 @@ class Ruleset(Protocol):
         content: Any = None,
     ) -> TrackCheck: ...
 
-    def content_folder(self) -> Path: ...
+    def content_folder(self, name: str | None = None) -> Path: ...
 
     def load_content(self, folder: str | Path | None = None) -> Any: ...
 

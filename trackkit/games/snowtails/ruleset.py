@@ -13,6 +13,7 @@ corners), so this ruleset is not a :class:`~trackkit.games.base.TileRuleset`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.board.tiles import TileSet
+from trackkit.errors import ContentFileError
 from trackkit.games.base import (
     BatchResult,
     Group,
@@ -188,11 +190,16 @@ class SnowTails:
         validation = validate_track(track, course, components)
         return TrackCheck(validation.errors, validation.warnings, None, course)
 
-    def content_folder(self) -> Path:
+    def content_folder(self, name: str | None = None) -> Path:
+        if name not in (None, "bundled"):
+            raise ContentFileError(name, None, "is no bundled content; the bundled is bundled")
         return Path(str(resources.files("trackkit.games.snowtails.data")))
 
+    def contents(self) -> tuple[str, ...]:
+        return ("bundled",)
+
     def load_content(self, folder: str | Path | None = None) -> SnowContent:
-        if folder is None:
+        if folder is None or (folder == "bundled" and not os.path.lexists(folder)):
             return SnowContent(load_deck(), load_components())
         folder = Path(folder)
         return SnowContent(

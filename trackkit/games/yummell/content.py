@@ -10,6 +10,7 @@ card, character or advantage) that the compiled race engine reads.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -288,17 +289,43 @@ def _unique_names(path: Path, kind: str, names: list[str]) -> None:
         seen[key] = index
 
 
+# The bundled contents by name, the default first: the characters calibrated by
+# `trackkit tune` (trackkit/games/yummell/tunes/calibration.toml), and the hand-made
+# reconstruction they were calibrated from. Both are reconstructions.
+CONTENTS: dict[str, str] = {"calibrated": ".", "hand-made": "hand_made"}
+
+
+def content_folder(name: str | None = None) -> Path:
+    """The folder of the bundled content ``name`` (default: the first of :data:`CONTENTS`)."""
+    name = next(iter(CONTENTS)) if name is None else name
+    if name not in CONTENTS:
+        raise ContentFileError(
+            name, None, f"is no bundled content; the bundled are {', '.join(CONTENTS)}"
+        )
+    root = Path(str(resources.files("trackkit.games.yummell.data")))
+    return (root / CONTENTS[name]).resolve()
+
+
 def load_content(folder: str | Path | None = None) -> Content:
-    """Load the deck, characters and advantages from ``folder`` (default: bundled)."""
+    """Load the deck, characters and advantages from ``folder``: a folder, a bundled
+    content's name (:data:`CONTENTS`), or None for the default bundled content."""
     if folder is None:
-        return _bundled_content()
+        return _bundled_content(next(iter(CONTENTS)))
+    if isinstance(folder, str) and folder in CONTENTS:
+        if os.path.lexists(folder):
+            raise ContentFileError(
+                folder,
+                None,
+                "is both a bundled content's name and a folder here; write "
+                f"./{folder} for the folder",
+            )
+        return _bundled_content(folder)
     return _load_folder(Path(folder))
 
 
-@lru_cache(maxsize=1)
-def _bundled_content() -> Content:
-    with resources.as_file(resources.files("trackkit.games.yummell.data")) as folder:
-        return _load_folder(Path(folder))
+@lru_cache(maxsize=len(CONTENTS))
+def _bundled_content(name: str) -> Content:
+    return _load_folder(content_folder(name))
 
 
 def _load_folder(folder: Path) -> Content:

@@ -13,7 +13,6 @@ schema to :mod:`~trackkit.games.yummell.terrain`, the track rules to
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +38,14 @@ from trackkit.games.yummell import PLAYERS, building, presets
 from trackkit.games.yummell.content import (
     ADV_EFFECT,
     CHAR_ABILITY,
+    CONTENTS,
     E_CLEPTOMANIA,
     E_FLUTTERING,
     E_STEAL_ARTEFACT,
     E_TOLL,
     TERRAINS,
     Content,
+    content_folder,
     load_content,
 )
 from trackkit.games.yummell.policies import POLICIES
@@ -202,8 +203,12 @@ class Yummell:
         completable = self.completable(track, tileset, players, composed) if partial else None
         return TrackCheck(tuple(problems), (), completable, composed)
 
-    def content_folder(self) -> Path:
-        return Path(str(resources.files("trackkit.games.yummell.data")))
+    def content_folder(self, name: str | None = None) -> Path:
+        return content_folder(name)
+
+    def contents(self) -> tuple[str, ...]:
+        """The bundled contents' names, the default first."""
+        return tuple(CONTENTS)
 
     def load_content(self, folder: str | Path | None = None) -> Content:
         return load_content(folder)

@@ -1,0 +1,186 @@
+"""``tune``: a broken roster repaired, the same seed giving the same search, an interrupted
+tune losing nothing raced and going on where it stopped, and the output folder guarded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import optuna
+import pytest
+from optuna.storages import JournalStorage
+from optuna.storages.journal import JournalFileBackend
+
+from trackkit.errors import TrackkitError
+from trackkit.games import get_ruleset
+from trackkit.report.tune import write_tune_report
+from trackkit.tune import search as search_module
+from trackkit.tune.plan import TuneSettings
+from trackkit.tune.search import tune
+from trackkit.tune.spec import parse_tune
+
+YUMMELL = get_ruleset("yummell")
+BROKEN = "Character 8"
+TUNE = f"""
+content = "broken"
+
+[balance]
+tracks = ["first-run"]
+players = [3, 5]
+races = 400
+
+[targets]
+win_share = 0.06
+scope = "players"
+labels = ["character 8"]
+
+[search]
+budget = 30
+seed = 7
+confirm_races = 2000
+
+[[move]]
+file = "characters.toml"
+entry = "{BROKEN}"
+fields = ["strength", "agility", "sympathy", "magic"]
+low = 1
+high = 10
+"""
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    """A small custom content folder whose Character 8 has every statistic at 1 (it loses
+    every challenge: about 16-19 points under its fair share on First run), and a tune
+    file beside it that may move only that character's statistics."""
+    folder = tmp_path / "broken"
+    shutil.copytree(YUMMELL.content_folder("hand-made"), folder)
+    path = folder / "characters.toml"
+    text = path.read_text()
+    start = text.index(f'name = "{BROKEN}"')
+    block = text[start:]
+    for stat, value in (("strength", 3), ("agility", 5), ("sympathy", 3), ("magic", 3)):
+        block = block.replace(f"{stat} = {value}\n", f"{stat} = 1\n", 1)
+    path.write_text(text[:start] + block)
+    (tmp_path / "tune.toml").write_text(TUNE)
+    return tmp_path / "tune.toml"
+
+
+def _spec(path: Path, **changes: str):
+    text = path.read_text()
+    for old, new in changes.items():
+        text = text.replace(old, new)
+    path.write_text(text)
+    return parse_tune(text, str(path))
+
+
+def test_a_broken_roster_is_repaired(broken: Path) -> None:
+    result = tune(_spec(broken), broken.parent / "out")
+    assert not result.confirmed_start_score.met  # broken before …
+    assert result.confirmed_start_score.worst_share > 0.1  # worst: the character held
+    assert result.met, result.confirmed_best_score.misses  # … within ±6 points after
+    assert result.confirmed_best_score.worst_share <= 0.06
+    assert result.stopped == "met" and result.evaluated < 30
+    moved = {p.field: new for p, _, new in result.changes}
+    assert sum(moved.values()) > 4 + 4  # the character was made stronger
+    # the new content folder: the tuned character marked, every other one untouched
+    written = tomllib.loads((broken.parent / "out/content/characters.toml").read_text())
+    before = tomllib.loads((broken.parent / "broken/characters.toml").read_text())
+    assert [c for c in written["characters"] if c["name"] != BROKEN] == [
+        c for c in before["characters"] if c["name"] != BROKEN
+    ]
+    assert "# tuned (" in (broken.parent / "out/content/characters.toml").read_text()
+    YUMMELL.load_content(broken.parent / "out/content")
+    report = json.loads((broken.parent / "out/report.json").read_text())
+    assert report["met"] is True and report["changes"]
+    assert "Every target met" in write_tune_report(result)
+    assert (broken.parent / "out/report.md").read_text().startswith("# Tune: ")
+
+
+def _run(spec, out: Path, **settings):
+    """What a tune tried, in order (every candidate's values), and what it found."""
+    result = tune(spec, out, TuneSettings(**settings))
+    storage = JournalStorage(JournalFileBackend(str(out / "study.journal")))
+    study = optuna.load_study(study_name="tune", storage=storage)
+    tried = [t.params for t in study.get_trials() if "evaluation" in t.user_attrs]
+    return tried, result.history, result.best.values, result.best.number
+
+
+def test_an_interrupted_tune_loses_nothing_and_goes_on_as_if_never_stopped(
+    broken: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _spec(broken, **{"budget = 30": "budget = 14", "win_share = 0.06": "win_share = 0.03"})
+    whole = _run(spec, broken.parent / "whole", confirm_races=4000)
+
+    calls = []
+    evaluate = search_module.evaluate
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "evaluate", interrupted)
+    stopped = tune(spec, broken.parent / "again", TuneSettings(confirm_races=4000))
+    assert stopped.stopped == "interrupted" and stopped.evaluated == 5  # five raced, kept
+    monkeypatch.setattr(search_module, "evaluate", evaluate)
+    resumed = _run(spec, broken.parent / "again", confirm_races=4000)
+    assert len(whole[0]) == 14 and resumed == whole  # the same candidates, the same best
+
+
+def test_the_same_seed_gives_the_same_search_and_another_another(broken: Path) -> None:
+    spec = _spec(broken, **{"budget = 30": "budget = 12", "win_share = 0.06": "win_share = 0.03"})
+    one = _run(spec, broken.parent / "one", confirm_races=4000)
+    assert _run(spec, broken.parent / "two", confirm_races=4000) == one
+    assert _run(spec, broken.parent / "three", confirm_races=4000, seed=8) != one
+
+
+def test_a_folder_holding_other_things_is_never_written_into(broken: Path) -> None:
+    out = broken.parent / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(TrackkitError, match="files in it and no tune"):
+        tune(_spec(broken), out)
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_folder_holding_another_tune_is_not_resumed(broken: Path) -> None:
+    spec = _spec(broken, **{"budget = 30": "budget = 1"})
+    tune(spec, broken.parent / "out", TuneSettings(confirm_races=2000))
+    other = _spec(broken, **{"races = 400": "races = 500"})
+    with pytest.raises(TrackkitError, match="holds another tune"):
+        tune(other, broken.parent / "out")
+
+
+def test_a_candidate_the_game_refuses_is_counted_with_its_reason(broken: Path) -> None:
+    # every creature's cards may go: a deck left with too few cards is refused by the game
+    moves = "".join(
+        f'\n[[move]]\nfile = "deck.toml"\nentry = "{name}"\nfield = "numbers"\nnumber = {n}\nlow = 0\nhigh = 2\n'
+        for name, n in [("Salamander of Mount Ohrk", 3), ("Horrgrup the Evil", 4)]
+    )
+    spec = _spec(broken, **{"budget = 30": "budget = 3"})
+    spec = parse_tune(spec.text + moves, spec.path)
+    result = tune(spec, broken.parent / "out", TuneSettings(confirm_races=2000))
+    assert result.refused == 0  # these moves leave a deck the game takes
+    assert result.evaluated == 3
+
+
+def test_a_group_the_races_do_not_report_is_refused(broken: Path) -> None:
+    spec = _spec(broken, **{"races = 400": 'races = 400\ngroup = "hats"'})
+    with pytest.raises(TrackkitError, match="no group 'hats'; use one of character"):
+        tune(spec, broken.parent / "out")
+
+
+def test_players_outside_the_game_are_refused(broken: Path) -> None:
+    spec = _spec(broken, **{"players = [3, 5]": "players = [3, 12]"})
+    with pytest.raises(TrackkitError, match="races 1 to 8 players, not 12"):
+        tune(spec, broken.parent / "out")
+
+
+def test_a_label_the_races_do_not_have_is_refused(broken: Path) -> None:
+    spec = _spec(broken, **{'labels = ["character 8"]': 'labels = ["Character 9"]'})
+    with pytest.raises(TrackkitError, match="no 'Character 9' races; the labels are Flamm"):
+        tune(spec, broken.parent / "out")

@@ -1,0 +1,144 @@
+"""A tune's report for a reader (``report.md``): what changed, and each label's win share
+and each track's length before and after, with intervals, from the confirmation races
+(more races, another seed than the search's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trackkit.tune.evaluate import Evaluation, ScopedShares
+from trackkit.tune.result import TuneResult
+
+STOPPED = {
+    "met": "a candidate met every target",
+    "budget": "the budget of candidates was used",
+    "time": "the time limit was reached",
+    "interrupted": "it was interrupted (run the same command again to go on)",
+}
+
+
+def tune_text(result: TuneResult) -> str:
+    """The report for a reader (also written as ``report.md``)."""
+    spec = result.spec
+    before, after = result.confirmed_start, result.confirmed_best
+    lines = [f"# Tune: {spec.path}", ""]
+    status = "Every target met" if result.met else "Targets NOT met"
+    lines.append(
+        f"{status} in the confirmation: {after.races:,} races per track and player count, "
+        f"seed {after.seed} (the search raced {result.start.evaluation.races:,} with seed "
+        f"{result.start.evaluation.seed})."
+    )
+    if not result.met:
+        misses = result.confirmed_best_score.misses
+        lines.append(f"Missed at: {'; '.join(misses[:8])}" + (" …" if len(misses) > 8 else ""))
+    lines += [
+        "",
+        f"Search: {result.evaluated} candidate{'s' if result.evaluated != 1 else ''} raced"
+        + (f", {result.refused} refused by the game ({result.refusal})" if result.refused else "")
+        + f"; stopped because {STOPPED[result.stopped]}; best: candidate {result.best.number}.",
+    ]
+    if result.out is not None:
+        lines.append(
+            f"Content written to {result.out / 'content'} (tuned values marked '# tuned')."
+        )
+    lines += ["", f"## What changed ({len(result.changes)} values)", ""]
+    if result.changes:
+        lines.append(
+            _table(
+                ["value", "before", "after"],
+                [[p.name, p.describe(old), p.describe(new)] for p, old, new in result.changes],
+            )
+        )
+    else:
+        lines.append("Nothing: the starting content is the best found.")
+    target = f" (target ±{spec.win_share * 100:.1f}" if spec.win_share is not None else ""
+    if target:
+        target += f" for {', '.join(spec.labels)})" if spec.labels else ")"
+    lines += [
+        "",
+        f"## Win share minus fair share, in points{target}",
+        "",
+        "Per label: the worst row of the scope before and after, and the average over "
+        f"every track and count (95% intervals). Scope: {spec.scope}.",
+        "",
+        _label_table(before, after, spec.scope),
+    ]
+    lines += ["", "## Mean race length (rounds)", "", _length_table(before, after)]
+    if spec.scope != "each" or len(after.configs) <= 12:
+        lines += ["", "## Every track and player count, after (points)", "", _each_table(after)]
+    return "\n".join(lines)
+
+
+def _label_table(before: Evaluation, after: Evaluation, scope: Any) -> str:
+    old_rows, new_rows = before.scoped(scope), after.scoped(scope)
+    old_all, new_all = before.scoped("all")[0], after.scoped("all")[0]
+    rows = []
+    for i, label in enumerate(after.labels):
+        rows.append(
+            [
+                label,
+                _worst(old_rows, i),
+                _worst(new_rows, i),
+                _points(old_all, i),
+                _points(new_all, i),
+            ]
+        )
+    return _table(["label", "worst before", "worst after", "average before", "average after"], rows)
+
+
+def _worst(rows: list[ScopedShares], i: int) -> str:
+    found = [(abs(r.deviation[i]), r) for r in rows if not np.isnan(r.deviation[i])]
+    if not found:
+        return "never raced"
+    _, row = max(found, key=lambda f: f[0])
+    return f"{_points(row, i)} ({row.name})"
+
+
+def _points(row: ScopedShares, i: int) -> str:
+    low, high = row.interval(i)
+    return f"{row.deviation[i] * 100:+.1f} [{low * 100:+.1f}, {high * 100:+.1f}]"
+
+
+def _length_table(before: Evaluation, after: Evaluation) -> str:
+    rows = [
+        [
+            track,
+            count,
+            f"{before.lengths[i]:.2f} ± {1.96 * before.length_errors[i]:.2f}",
+            f"{after.lengths[i]:.2f} ± {1.96 * after.length_errors[i]:.2f}",
+            f"{(after.lengths[i] / before.lengths[i] - 1) * 100:+.1f}%",
+        ]
+        for i, (track, count) in enumerate(after.configs)
+    ]
+    return _table(["track", "players", "before", "after", "change"], rows)
+
+
+def _each_table(after: Evaluation) -> str:
+    dev = after.deviations() * 100
+    rows = [
+        [f"{track}, {count}"] + ["—" if np.isnan(d) else f"{d:+.1f}" for d in dev[i]]
+        for i, (track, count) in enumerate(after.configs)
+    ]
+    return _table(["track, players", *after.labels], rows)
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> str:
+    """A Markdown table, its columns padded so that it also reads in a terminal."""
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in cells
+    ]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def write_tune_report(result: TuneResult) -> str:
+    """The report for a reader, also written as ``report.md`` in the tune's folder."""
+    text = tune_text(result)
+    if result.out is not None:
+        (result.out / "report.md").write_text(text + "\n", encoding="utf-8")
+    return text

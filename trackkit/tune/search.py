@@ -1,0 +1,316 @@
+"""``trackkit tune``: search a content folder's movable values for content that meets the
+targets, with Optuna, and write the best as a new content folder with its report.
+
+Optuna (a well-kept optimiser for noisy black boxes with integer and categorical
+parameters) proposes candidates; each is written as a content folder, loaded by the
+game's own loader (a candidate the game refuses counts as refused, with the reason), raced
+over the panel with common random numbers (:mod:`trackkit.tune.evaluate`) and scored.
+
+The output folder holds the study as an Optuna journal (``study.journal``): every
+candidate is recorded as soon as it is raced, so an interrupted tune loses nothing raced,
+and running the same command again goes on from there. Each proposal is seeded from the
+tune's seed and its number, so a tune that was interrupted and resumed proposes what an
+uninterrupted one would: same seed, same candidates, same result.
+
+When the search stops (budget, time, or a candidate meeting every target), the starting
+content and the best are raced again with ``confirm_races`` races and another seed
+(a figure that does not reproduce ranks luck), and the report says whether the targets
+hold there.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import warnings
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from trackkit.errors import TrackkitError, shown
+from trackkit.tune.content_files import Parameter
+from trackkit.tune.evaluate import Evaluation, evaluate, score
+from trackkit.tune.plan import TunePlan, TuneSettings, plan_tune
+from trackkit.tune.result import Candidate, TuneResult
+from trackkit.tune.spec import TuneSpec
+
+STUDY = "study.journal"
+SPEC_COPY = "tune.toml"
+FINGERPRINT = "fingerprint"
+CANDIDATE = ".candidate"
+CONFIRMED = "confirmation.json"
+STARTUP_TRIALS = 10  # TPE's random proposals before it models the results
+# (done, budget, best loss so far, whether the best meets every target)
+TuneProgress = Callable[[int, int, float, bool], None]
+
+
+def tune(
+    spec: TuneSpec,
+    out: str | Path,
+    settings: TuneSettings | None = None,
+    progress: TuneProgress | None = None,
+    mark: str | None = None,
+) -> TuneResult:
+    """Search ``spec``'s moves for content meeting its targets; write the best content
+    folder (each value moved marked with ``mark``, the command that made it) and
+    ``report.json`` into ``out`` (resumed if ``out`` holds this very tune)."""
+    settings = settings or TuneSettings()
+    plan = plan_tune(spec, settings)
+    out = Path(out)
+    _prepare_out(out, plan)
+    mark = mark or f"trackkit tune {Path(spec.path).name} --seed {plan.seed}"
+    with _workers(settings.workers) as pool:
+        study = _Study(out / STUDY, plan)
+        stopped = _search(plan, study, out, pool, progress)
+        result = _conclude(plan, study, out, pool, stopped, mark)
+    _write_outputs(result, plan)
+    return result
+
+
+def _workers(count: int) -> AbstractContextManager[Any]:
+    if count <= 1:
+        return nullcontext(None)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+
+
+class _Study:
+    """The Optuna study in its journal, seen as the tune sees it: candidates finished
+    (raced or refused; not one interrupted mid-race), the best, and asking for the next."""
+
+    def __init__(self, path: Path, plan: TunePlan) -> None:
+        import optuna
+        from optuna.storages import JournalStorage
+        from optuna.storages.journal import JournalFileBackend
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        self.plan = plan
+        self.storage = JournalStorage(JournalFileBackend(str(path)))
+        self.study = optuna.create_study(
+            study_name="tune", storage=self.storage, direction="minimize", load_if_exists=True
+        )
+        self.states = optuna.trial.TrialState
+        self.distributions = _distributions(plan.parameters, plan.spec.sampler == "cmaes")
+        if not self.study.get_trials(deepcopy=False):
+            self.study.enqueue_trial(plan.start_values)  # the first candidate: the start
+
+    def finished(self) -> list[Any]:
+        return [
+            t
+            for t in self.study.get_trials(deepcopy=False)
+            if t.state in (self.states.COMPLETE, self.states.FAIL)
+            and "interrupted" not in t.user_attrs
+        ]
+
+    def raced(self) -> list[Any]:
+        return [t for t in self.finished() if "evaluation" in t.user_attrs]
+
+    def best(self) -> Any:
+        raced = [t for t in self.raced() if t.state == self.states.COMPLETE]
+        return min(raced, key=lambda t: t.value) if raced else None
+
+    def ask(self) -> tuple[Any, dict[str, int]]:
+        number = len(self.finished())  # a candidate interrupted mid-race is asked again
+        plan = self.plan
+        self.study.sampler = _sampler(plan.spec.sampler, plan.seed, number, plan.start_values)
+        trial = self.study.ask(self.distributions)
+        return trial, {p.name: int(trial.params[p.name]) for p in plan.parameters}
+
+    def note(self, trial: Any, key: str, value: Any) -> None:
+        self.storage.set_trial_user_attr(trial._trial_id, key, value)
+
+    def fail(self, trial: Any, key: str, value: Any) -> None:
+        self.note(trial, key, value)
+        self.study.tell(trial, state=self.states.FAIL)
+
+
+def _search(
+    plan: TunePlan, study: _Study, out: Path, pool: Any, progress: TuneProgress | None
+) -> str:
+    """Race candidates until the budget, the time limit or a candidate meeting every
+    target (``stop_when_met``); why it stopped."""
+    started = time.monotonic()
+    folder = out / CANDIDATE
+    try:
+        while True:
+            done, best = study.finished(), study.best()
+            met = bool(best is not None and best.user_attrs.get("met"))
+            if progress is not None:
+                progress(len(done), plan.budget, best.value if best else float("nan"), met)
+            if len(done) >= plan.budget:
+                return "budget"
+            if plan.spec.stop_when_met and met:
+                return "met"
+            if plan.seconds is not None and time.monotonic() - started >= plan.seconds:
+                return "time"
+            trial, values = study.ask()
+            try:
+                shutil.rmtree(folder, ignore_errors=True)
+                plan.files.with_values(plan.parameters, values).write(folder)
+                loaded = plan.ruleset.load_content(folder)
+            except TrackkitError as refusal:
+                study.fail(trial, "refused", str(refusal))
+                continue
+            try:
+                evaluation = evaluate(plan.panel, loaded, pool=pool)
+            except KeyboardInterrupt:
+                study.fail(trial, "interrupted", True)
+                raise
+            raced = study.raced()
+            start = Evaluation.from_json(raced[0].user_attrs["evaluation"]) if raced else evaluation
+            result = score(evaluation, plan.targets, start.lengths, _changes(plan, values))
+            study.note(trial, "evaluation", evaluation.to_json())
+            study.note(trial, "met", result.met)
+            study.study.tell(trial, result.loss)
+    except KeyboardInterrupt:
+        return "interrupted"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _conclude(
+    plan: TunePlan, study: _Study, out: Path, pool: Any, stopped: str, mark: str
+) -> TuneResult:
+    """The start and the best candidate, both confirmed on more races with another seed."""
+    raced = study.raced()
+    if not raced:
+        raise TrackkitError("the tune was interrupted before any candidate was raced; run it again")
+    start_lengths = np.array(raced[0].user_attrs["evaluation"]["lengths"])
+
+    def candidate(trial: Any) -> Candidate:
+        evaluation = Evaluation.from_json(trial.user_attrs["evaluation"])
+        values = {p.name: int(trial.params[p.name]) for p in plan.parameters}
+        found = score(evaluation, plan.targets, start_lengths, _changes(plan, values))
+        return Candidate(raced.index(trial), values, found, evaluation)
+
+    start, best = candidate(raced[0]), candidate(study.best())
+    refused = [t for t in study.finished() if "refused" in t.user_attrs]
+    before, after = _confirm(out, plan, start, best, pool)
+    return TuneResult(
+        spec=plan.spec,
+        game=plan.ruleset.name,
+        start_folder=str(plan.folder),
+        parameters=plan.parameters,
+        start=start,
+        best=best,
+        confirmed_start=before,
+        confirmed_best=after,
+        confirmed_start_score=score(before, plan.targets, before.lengths, 0),
+        confirmed_best_score=score(
+            after, plan.targets, before.lengths, _changes(plan, best.values)
+        ),
+        evaluated=len(raced),
+        refused=len(refused),
+        refusal=refused[0].user_attrs["refused"] if refused else None,
+        stopped=stopped,
+        history=[float(h) for h in np.minimum.accumulate([t.value for t in raced])],
+        out=out,
+        mark=mark,
+    )
+
+
+def _changes(plan: TunePlan, values: dict[str, int]) -> int:
+    return sum(values[p.name] != p.start for p in plan.parameters)
+
+
+def _prepare_out(out: Path, plan: TunePlan) -> None:
+    """The output folder: new, empty, or holding this very tune (to resume); never one
+    holding anything else."""
+    marker = out / FINGERPRINT
+    fingerprint = plan.fingerprint()
+    if out.exists():
+        if not out.is_dir():
+            raise TrackkitError(f"{shown(out)} is a file; give a folder for the tune's output")
+        if marker.exists():
+            if marker.read_text().strip() != fingerprint:
+                raise TrackkitError(
+                    f"{shown(out)} holds another tune (another tune file, content, races or "
+                    "seed); give a new folder, or delete this one to start afresh"
+                )
+            return
+        if any(out.iterdir()):
+            raise TrackkitError(
+                f"{shown(out)} is a folder with files in it and no tune; give a new or empty "
+                "folder (nothing in it is replaced)"
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    marker.write_text(fingerprint + "\n")
+    (out / SPEC_COPY).write_text(plan.spec.text, encoding="utf-8")
+
+
+def _sampler(kind: str, seed: int, number: int, start: dict[str, int]) -> Any:
+    """The proposer of candidate ``number``, seeded from the tune's seed and the number
+    (so a resumed tune proposes what an uninterrupted one would). CMA-ES starts from the
+    content as it is, keeps whole numbers apart (a margin), and restarts with a larger
+    population when it stalls; TPE models the candidates raced so far."""
+    import optuna
+
+    trial_seed = int(np.random.SeedSequence([seed, number]).generate_state(1)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        if kind == "cmaes":
+            return optuna.samplers.CmaEsSampler(
+                x0=start,
+                seed=trial_seed,
+                n_startup_trials=1,
+                with_margin=True,
+                restart_strategy="ipop",
+            )
+        return optuna.samplers.TPESampler(
+            seed=trial_seed, n_startup_trials=STARTUP_TRIALS, multivariate=True
+        )
+
+
+def _distributions(parameters: tuple[Parameter, ...], ordinal_choices: bool) -> dict[str, Any]:
+    """Optuna's view of the parameters: ranges as whole numbers, choices as categories (as
+    indices for CMA-ES, which samples categories at random: ordered, it can learn them)."""
+    from optuna.distributions import CategoricalDistribution, IntDistribution
+
+    found: dict[str, Any] = {}
+    for p in parameters:
+        if p.choices is not None and ordinal_choices:
+            found[p.name] = IntDistribution(0, len(p.choices) - 1)
+        elif p.choices is not None:
+            found[p.name] = CategoricalDistribution(list(range(len(p.choices))))
+        else:
+            assert p.low is not None and p.high is not None
+            found[p.name] = IntDistribution(p.low, p.high, step=p.step)
+    return found
+
+
+def _confirm(
+    out: Path, plan: TunePlan, start: Candidate, best: Candidate, pool: Any
+) -> tuple[Evaluation, Evaluation]:
+    """The start and the best raced again on the confirmation panel; kept in the output
+    folder so that asking again costs nothing."""
+    panel = plan.confirmation
+    path = out / CONFIRMED
+    key = {"best": best.number, "races": panel.races, "seed": panel.seed}
+    if path.exists():
+        kept = json.loads(path.read_text())
+        if kept.get("key") == key:
+            return Evaluation.from_json(kept["start"]), Evaluation.from_json(kept["best"])
+    evaluations = []
+    folder = out / CANDIDATE
+    for candidate in (start, best):
+        plan.files.with_values(plan.parameters, candidate.values).write(folder)
+        evaluations.append(evaluate(panel, plan.ruleset.load_content(folder), pool=pool))
+        shutil.rmtree(folder)
+    kept = {"key": key, "start": evaluations[0].to_json(), "best": evaluations[1].to_json()}
+    path.write_text(json.dumps(kept))
+    return evaluations[0], evaluations[1]
+
+
+def _write_outputs(result: TuneResult, plan: TunePlan) -> None:
+    """The best content folder, its moved values marked, and the report for programs."""
+    assert result.out is not None
+    content = result.out / "content"
+    shutil.rmtree(content, ignore_errors=True)
+    plan.files.with_values(result.parameters, result.best.values, mark=result.mark).write(content)
+    (result.out / "report.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
