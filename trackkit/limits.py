@@ -6,7 +6,8 @@ visitor, a link or a file can name is bounded here, one limit per kind of work:
 - **drawing**: the pixels of a picture's canvas, the points of an interactive chart;
 - **validation**: the spaces a track file makes the checks enumerate;
 - **simulation**: races × players × a track-size factor;
-- **sweeps**: tracks × races.
+- **sweeps**: tracks × races;
+- **tunes**: candidates × tracks × player counts × races, and the confirmation's.
 
 Each :class:`Limit` has a value for the command line (the person running it pays for what
 they ask) and a stricter one for the app, which the operator running the server may set
@@ -160,4 +161,21 @@ SWEEP_RACES = Limit(
     app=200_000,
     env="TRACKKIT_APP_MAX_SWEEP_RACES",
     fix="sweep a sample of the tracks (--sample) or run fewer races per track (--races)",
+)
+
+# --- tunes -------------------------------------------------------------------------------
+
+# A tune's races in all: budget × tracks × player counts × races per candidate, plus the
+# start and the best raced again for the confirmation. Measured on this 2-core machine:
+# about 100,000 Yummell races a second on one core (the six presets at 2 to 8 players,
+# 2,000 races each: 0.85 s a candidate). The bundled roster's calibration (1,500 candidates
+# × 42 × 2,000, confirmed with 40,000: 129,360,000) fits the command line's many times
+# over; the app's Tune page allows about 30 s of one core.
+TUNE_RACES = Limit(
+    key="tune_races",
+    what="races in all",
+    cli=100_000_000_000,
+    app=3_000_000,
+    env="TRACKKIT_APP_MAX_TUNE_RACES",
+    fix="race fewer candidates (budget), tracks, player counts or races per candidate",
 )

@@ -17,6 +17,7 @@ from typing import Any
 from trackkit.errors import TrackkitError, TuneFileError, shown
 from trackkit.games import DEFAULT_GAME, get_ruleset
 from trackkit.games.base import load_track
+from trackkit.limits import TUNE_RACES
 from trackkit.tune.content_files import ContentFiles, Parameter, resolve_moves
 from trackkit.tune.evaluate import Panel, Targets
 from trackkit.tune.spec import TuneSpec, check_resolution
@@ -102,6 +103,8 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
         spec.fewest_changes,
     )
     budget = spec.budget if settings.budget is None else settings.budget
+    configs = len(panel.configs)
+    TUNE_RACES.check(budget * configs * races + 2 * configs * confirm, "this tune")
     return TunePlan(
         spec, ruleset, folder, files, parameters, panel, labels, targets, budget,
         settings.seconds, seed, confirm,
