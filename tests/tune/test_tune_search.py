@@ -184,3 +184,18 @@ def test_a_label_the_races_do_not_have_is_refused(broken: Path) -> None:
     spec = _spec(broken, **{'labels = ["character 8"]': 'labels = ["Character 9"]'})
     with pytest.raises(TrackkitError, match="no 'Character 9' races; the labels are Flamm"):
         tune(spec, broken.parent / "out")
+
+
+def test_a_progress_that_says_stop_stops_the_search_and_keeps_what_was_raced(
+    broken: Path,
+) -> None:
+    spec = _spec(broken, **{"win_share = 0.06": "win_share = 0.03"})
+    seen = []
+
+    def progress(done: int, budget: int, best: float, met: bool) -> bool:
+        seen.append((done, budget))
+        return done < 3
+
+    result = tune(spec, broken.parent / "out", TuneSettings(confirm_races=4000), progress)
+    assert result.stopped == "cancelled" and result.evaluated == 3
+    assert seen == [(0, 30), (1, 30), (2, 30), (3, 30)]

@@ -16,6 +16,7 @@ STOPPED = {
     "budget": "the budget of candidates was used",
     "time": "the time limit was reached",
     "interrupted": "it was interrupted (run the same command again to go on)",
+    "cancelled": "it was cancelled (run it again to go on)",
 }
 
 

@@ -44,8 +44,9 @@ FINGERPRINT = "fingerprint"
 CANDIDATE = ".candidate"
 CONFIRMED = "confirmation.json"
 STARTUP_TRIALS = 10  # TPE's random proposals before it models the results
-# (done, budget, best loss so far, whether the best meets every target)
-TuneProgress = Callable[[int, int, float, bool], None]
+# (done, budget, best loss so far, whether the best meets every target); returning False
+# stops the search there (a Cancel button), as an interruption would
+TuneProgress = Callable[[int, int, float, bool], bool | None]
 
 
 def tune(
@@ -141,8 +142,9 @@ def _search(
         while True:
             done, best = study.finished(), study.best()
             met = bool(best is not None and best.user_attrs.get("met"))
-            if progress is not None:
-                progress(len(done), plan.budget, best.value if best else float("nan"), met)
+            loss = best.value if best else float("nan")
+            if progress is not None and progress(len(done), plan.budget, loss, met) is False:
+                return "cancelled"
             if len(done) >= plan.budget:
                 return "budget"
             if plan.spec.stop_when_met and met:
