@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from trackkit.games import get_ruleset
-from trackkit.tune.evaluate import Evaluation, Panel, Targets, evaluate, fair_deviation, score
+from trackkit.tune.evaluate import (
+    Evaluation,
+    Panel,
+    ShareTarget,
+    Targets,
+    evaluate,
+    fair_deviation,
+    score,
+)
 
 YUMMELL = get_ruleset("yummell")
 
@@ -91,3 +100,14 @@ def test_a_panel_raced_in_worker_processes_gives_the_same_numbers() -> None:
     assert alone.to_json() == side_by_side.to_json()
     assert alone.entries.sum(axis=1).tolist() == [600, 1200]  # every racer is a character
     assert Evaluation.from_json(alone.to_json()).to_json() == alone.to_json()
+
+
+def test_several_share_targets_each_hold_their_labels_at_their_scope() -> None:
+    # a swings ±10 points between the tracks but is fair on average; b is fair on t0, +10 on t1
+    evaluation = _evaluation([[60, 50], [40, 60]], [[100, 100], [100, 100]], [2, 2])
+    both = Targets(
+        win_share=0.05, scope="each", labels=(1,), also=(ShareTarget(0.05, "all", (0,)),)
+    )
+    found = score(evaluation, both)
+    assert not found.met and found.misses == ("t1, 2 players (b)",)
+    assert score(evaluation, replace(both, win_share=0.11)).met

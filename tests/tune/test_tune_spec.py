@@ -174,3 +174,18 @@ def test_any_tune_file_reads_or_gets_a_located_one_line_error(
         assert "\n" not in str(error) and str(error).startswith("fuzz.toml")
     else:
         assert spec.moves and (spec.win_share or spec.length or spec.length_change)
+
+
+def test_more_share_targets_each_with_its_scope_and_labels() -> None:
+    text = (
+        '[targets]\nwin_share = 0.03\nlabels = ["a"]\n'
+        '[[targets.also]]\nwin_share = 0.05\nscope = "all"\nlabels = ["b"]\n' + MOVE
+    )
+    spec = parse_tune(text, "t.toml")
+    assert [(s.win_share, s.scope, s.labels) for s in spec.shares] == [
+        (0.03, "each", ("a",)),
+        (0.05, "all", ("b",)),
+    ]
+    with pytest.raises(TuneFileError, match="cannot be met") as raised:
+        parse_tune(text.replace("0.05", "0"), "t.toml")
+    assert raised.value.field == "targets.also[0]"

@@ -54,21 +54,23 @@ def tune_text(result: TuneResult) -> str:
         )
     else:
         lines.append("Nothing: the starting content is the best found.")
-    target = f" (target ±{spec.win_share * 100:.1f}" if spec.win_share is not None else ""
-    if target:
-        target += f" for {', '.join(spec.labels)})" if spec.labels else ")"
+    target = "; ".join(
+        f"±{share.win_share * 100:.1f} at scope {share.scope}"
+        + (f" for {', '.join(share.labels)}" if share.labels else "")
+        for share in spec.shares
+    )
+    target = f" (target {target})" if target else ""
     lines += [
         "",
         f"## Win share minus fair share, in points{target}",
         "",
-        "Per label: the worst row of the scope before and after, and the average over "
-        f"every track and count (95% intervals). Scope: {spec.scope}.",
+        "Per label: the worst track and player count before and after, and the average "
+        "over every track and count (95% intervals).",
         "",
-        _label_table(before, after, spec.scope),
+        _label_table(before, after, "each"),
     ]
     lines += ["", "## Mean race length (rounds)", "", _length_table(before, after)]
-    if spec.scope != "each" or len(after.configs) <= 12:
-        lines += ["", "## Every track and player count, after (points)", "", _each_table(after)]
+    lines += ["", "## Every track and player count, after (points)", "", _each_table(after)]
     return "\n".join(lines)
 
 

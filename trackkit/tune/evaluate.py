@@ -217,8 +217,19 @@ def _race(job: tuple[Any, ...]) -> tuple[tuple[str, ...], np.ndarray, float, flo
 
 
 @dataclass(frozen=True)
+class ShareTarget:
+    """Labels (by index; None: every one) whose win shares are held within ``tolerance``
+    of the fair share at ``scope``."""
+
+    tolerance: float
+    scope: Scope = "each"
+    labels: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Targets:
-    """What a tune aims at (a tune file's ``[targets]``)."""
+    """What a tune aims at (a tune file's ``[targets]``): its win share (``win_share`` at
+    ``scope`` for ``labels``) and any more (``also``), lengths, and fewest changes."""
 
     win_share: float | None = None
     scope: Scope = "each"
@@ -226,6 +237,16 @@ class Targets:
     length_change: float | None = None
     length: tuple[float, float] | None = None
     fewest_changes: bool = False
+    also: tuple[ShareTarget, ...] = ()
+
+    @property
+    def shares(self) -> tuple[ShareTarget, ...]:
+        first = (
+            ()
+            if self.win_share is None
+            else (ShareTarget(self.win_share, self.scope, self.labels),)
+        )
+        return first + self.also
 
 
 @dataclass(frozen=True)
@@ -253,19 +274,20 @@ def score(
     misses: list[str] = []
     worst_share = 0.0
     deviations = []
-    held = np.zeros(len(evaluation.labels), dtype=bool)
-    held[list(targets.labels) if targets.labels is not None else slice(None)] = True
-    for row in evaluation.scoped(targets.scope):
-        raced = ~np.isnan(row.deviation) & held
-        dev = np.abs(row.deviation[raced]) * 100
-        deviations.extend(dev.tolist())
-        if dev.size:
-            worst_share = max(worst_share, float(dev.max()) / 100)
-        if targets.win_share is not None:
-            excess = np.maximum(0.0, dev - targets.win_share * 100)
+    for target in targets.shares:
+        held = np.zeros(len(evaluation.labels), dtype=bool)
+        held[list(target.labels) if target.labels is not None else slice(None)] = True
+        for row in evaluation.scoped(target.scope):
+            raced = ~np.isnan(row.deviation) & held
+            dev = np.abs(row.deviation[raced]) * 100
+            deviations.extend(dev.tolist())
+            if dev.size:
+                worst_share = max(worst_share, float(dev.max()) / 100)
+            excess = np.maximum(0.0, dev - target.tolerance * 100)
             loss += float(np.sum(excess**2))
             if excess.any():
-                misses.append(row.name)
+                names = [evaluation.labels[i] for i in np.flatnonzero(raced)[excess > 0]]
+                misses.append(f"{row.name} ({', '.join(names)})")
     worst_length = 0.0
     if targets.length_change is not None and start_lengths is not None:
         change = np.abs(evaluation.lengths / start_lengths - 1)

@@ -19,7 +19,7 @@ from trackkit.games import DEFAULT_GAME, get_ruleset
 from trackkit.games.base import load_track
 from trackkit.limits import TUNE_RACES
 from trackkit.tune.content_files import ContentFiles, Parameter, resolve_moves
-from trackkit.tune.evaluate import Panel, Targets
+from trackkit.tune.evaluate import Panel, ShareTarget, Targets
 from trackkit.tune.spec import TuneSpec, check_resolution
 
 MAX_PLAYERS_DEFAULT = 8  # a panel's counts by default: 2 to this, within the game's bounds
@@ -97,10 +97,16 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
     targets = Targets(
         spec.win_share,
         spec.scope,
-        _held(spec, labels),
+        _held(spec, spec.labels, labels, "targets.labels"),
         spec.length_change,
         spec.length,
         spec.fewest_changes,
+        tuple(
+            ShareTarget(
+                a.win_share, a.scope, _held(spec, a.labels, labels, f"targets.also[{i}].labels")
+            )
+            for i, a in enumerate(spec.also)
+        ),
     )
     budget = spec.budget if settings.budget is None else settings.budget
     configs = len(panel.configs)
@@ -176,17 +182,19 @@ def _labels(spec: TuneSpec, panel: Panel, content: Any) -> tuple[str, ...]:
     return tuple(result.group(panel.group).labels)
 
 
-def _held(spec: TuneSpec, labels: tuple[str, ...]) -> tuple[int, ...] | None:
-    """The indices of the labels the tune file holds to its win share (None: all)."""
-    if spec.labels is None:
+def _held(
+    spec: TuneSpec, named: tuple[str, ...] | None, labels: tuple[str, ...], where: str
+) -> tuple[int, ...] | None:
+    """The indices of the labels a win-share target names (None: all)."""
+    if named is None:
         return None
     folded = [label.casefold() for label in labels]
     held = []
-    for name in spec.labels:
+    for name in named:
         if name.strip().casefold() not in folded:
             raise TuneFileError(
                 spec.path,
-                "targets.labels",
+                where,
                 f"no {shown(name, 60)!r} races; the labels are {shown(', '.join(labels), 200)}",
             )
         held.append(folded.index(name.strip().casefold()))

@@ -87,6 +87,14 @@ class TuneResult:
                 "win_share": spec.win_share,
                 "scope": spec.scope,
                 "labels": list(spec.labels) if spec.labels else None,
+                "also": [
+                    {
+                        "win_share": a.win_share,
+                        "scope": a.scope,
+                        "labels": list(a.labels) if a.labels else None,
+                    }
+                    for a in spec.also
+                ],
                 "length_change": spec.length_change,
                 "length": list(spec.length) if spec.length else None,
                 "fewest_changes": spec.fewest_changes,
@@ -108,8 +116,8 @@ class TuneResult:
                 "after": result.confirmed_best_score.worst_share,
             },
             "worst_length_change": result.confirmed_best_score.worst_length,
-            "shares": _share_rows(before, after, spec.scope),
-            "each": _share_rows(before, after, "each") if spec.scope != "each" else None,
+            "shares": _share_rows(before, after, "each"),
+            "average": _share_rows(before, after, "all"),
             "lengths": _length_rows(before, after),
             "history": result.history,
             "mark": result.mark,

@@ -64,24 +64,47 @@ class _Balance(BaseModel):
         return self
 
 
+class _Share(BaseModel):
+    model_config = _STRICT
+    win_share: float = Field(lt=1)
+    scope: Scope = "each"
+    labels: list[str] | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _can_be_met(self) -> _Share:
+        _tolerance(self.win_share)
+        return self
+
+
+def _tolerance(win_share: float) -> None:
+    if win_share <= 0:
+        raise ValueError(
+            f"win_share {win_share} cannot be met: races never give every label "
+            "exactly its fair share; give a tolerance such as 0.03 (±3 points)"
+        )
+
+
 class _Targets(BaseModel):
     model_config = _STRICT
     win_share: float | None = Field(default=None, lt=1)
     scope: Scope = "each"
     labels: list[str] | None = Field(default=None, min_length=1)
+    also: list[_Share] = Field(default=[], max_length=20)
     length_change: float | None = Field(default=None, gt=0, lt=1)
     length: tuple[float, float] | None = None
     fewest_changes: bool = False
 
     @model_validator(mode="after")
     def _can_be_met(self) -> _Targets:
-        if self.win_share is None and self.length_change is None and self.length is None:
+        if (
+            self.win_share is None
+            and not self.also
+            and self.length_change is None
+            and self.length is None
+        ):
             raise ValueError("no target: give win_share, length_change or length")
-        if self.win_share is not None and self.win_share <= 0:
-            raise ValueError(
-                f"win_share {self.win_share} cannot be met: races never give every label "
-                "exactly its fair share; give a tolerance such as 0.03 (±3 points)"
-            )
+        if self.win_share is not None:
+            _tolerance(self.win_share)
         if self.length is not None:
             low, high = self.length
             if not 0 < low < high:
@@ -155,6 +178,15 @@ class _TuneSpec(BaseModel):
 
 
 @dataclass(frozen=True)
+class ShareSpec:
+    """A win-share target: labels (None: all) within ``win_share`` at ``scope``."""
+
+    win_share: float
+    scope: Scope
+    labels: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
 class MoveSpec:
     """One ``[[move]]`` of a tune file, as written (:func:`resolve_moves` expands it)."""
 
@@ -186,6 +218,7 @@ class TuneSpec:
     win_share: float | None
     scope: Scope
     labels: tuple[str, ...] | None
+    also: tuple[ShareSpec, ...]
     length_change: float | None
     length: tuple[float, float] | None
     fewest_changes: bool
@@ -199,6 +232,14 @@ class TuneSpec:
     @property
     def folder(self) -> Path:
         return Path(self.path).resolve().parent
+
+    @property
+    def shares(self) -> tuple[ShareSpec, ...]:
+        """Every win-share target: the ``[targets]`` one, then ``[[targets.also]]``."""
+        first = (
+            () if self.win_share is None else (ShareSpec(self.win_share, self.scope, self.labels),)
+        )
+        return first + self.also
 
 
 def read_tune(path: str | Path) -> TuneSpec:
@@ -228,6 +269,10 @@ def parse_tune(text: str, source: str) -> TuneSpec:
         win_share=spec.targets.win_share,
         scope=spec.targets.scope,
         labels=tuple(spec.targets.labels) if spec.targets.labels else None,
+        also=tuple(
+            ShareSpec(a.win_share, a.scope, tuple(a.labels) if a.labels else None)
+            for a in spec.targets.also
+        ),
         length_change=spec.targets.length_change,
         length=spec.targets.length,
         fewest_changes=spec.targets.fewest_changes,
@@ -269,16 +314,17 @@ def win_share_half_width(races: int, players: int, labels: int) -> float:
 def check_resolution(spec: TuneSpec, players: tuple[int, ...], labels: int, races: int) -> None:
     """Refuse a win-share tolerance the races cannot resolve: one narrower than the 95%
     interval of a win rate in ``races`` races at the least-entered count."""
-    if spec.win_share is None:
+    if not spec.shares:
         return
+    tolerance = min(share.win_share for share in spec.shares)
     for count in players:
         half = win_share_half_width(races, count, labels)
-        if spec.win_share < half:
-            needed = races * math.ceil((half / spec.win_share) ** 2)
+        if tolerance < half:
+            needed = races * math.ceil((half / tolerance) ** 2)
             raise TuneFileError(
                 spec.path,
                 "targets.win_share",
-                f"±{spec.win_share:.3f} cannot be told from luck in {races:,} races of "
+                f"±{tolerance:.3f} cannot be told from luck in {races:,} races of "
                 f"{count} players (a win rate's 95% interval is ±{half:.3f}); widen it or "
                 f"confirm with about {needed:,} races (search.confirm_races)",
             )
