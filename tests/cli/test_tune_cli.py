@@ -91,7 +91,7 @@ def test_a_named_bundled_content_starts_the_tune(cli: Cli, tmp_path: Path) -> No
 def test_bad_tune_files_get_one_line(cli: Cli, tmp_path: Path) -> None:
     path = Path(_tune_file(tmp_path))
     cases = {
-        'entry = "Character 6"': ('entry = "Gandalf"', "no entry named 'Gandalf'"),
+        'entry = "Character 6"': ('entry = "Gandalf"', "no entry with name 'Gandalf'"),
         "low = 1": ("low = 9", "impossible bounds: low 9 is above high 8"),
         "win_share = 0.3": ("win_share = 0.001", "cannot be told from luck"),
         'file = "characters.toml"': ('file = "heroes.toml"', "no file 'heroes.toml'"),

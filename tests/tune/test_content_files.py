@@ -81,7 +81,7 @@ def test_entries_are_found_whatever_their_case() -> None:
         ('file = "dice.toml"\nfield = "x"\nlow = 1\nhigh = 2', "no file 'dice.toml'"),
         (
             'file = "characters.toml"\nentry = "Gandalf"\nfield = "magic"\nlow = 1\nhigh = 8',
-            "no entry named 'Gandalf'",
+            "no entry with name 'Gandalf'",
         ),
         (
             'file = "characters.toml"\nentry = "The Troll"\nfield = "speed"\nlow = 1\nhigh = 8',

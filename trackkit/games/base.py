@@ -20,7 +20,8 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
 - ``content_folder(name)`` and ``load_content(folder)`` (and, optionally, ``contents()``:
   the names of its bundled contents, the default first): the game's content files (deck,
   characters…), bundled or a user's own, read with located errors;
-- ``options(...)``: the race options the game takes, an object with ``players`` and
+- ``options(...)``: the race options the game takes (``content=`` a content its
+  ``load_content`` gave, whatever else it takes), an object with ``players`` and
   ``ruleset`` and a ``summary()`` for reports;
 - ``prepare(track, options, composed=...)``: the engine's view of a track (with ``nodes``,
   the name of each node index, and ``composed``), from the composition its check made

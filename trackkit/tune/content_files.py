@@ -41,6 +41,7 @@ class Parameter:
     name: str
     file: str
     list_name: str
+    key: str
     entry: str
     field: str
     number: int | None
@@ -180,7 +181,7 @@ def _item(value: Any, comment: str | None) -> Any:
 def _index(files: ContentFiles, parameter: Parameter) -> int:
     entries = files.documents[parameter.file][parameter.list_name]
     for i, entry in enumerate(entries):
-        if str(entry.get("name", "")) == parameter.entry:
+        if str(_plain(entry.get(parameter.key, ""))) == parameter.entry:
             return i
     raise KeyError(parameter.entry)  # resolve_moves found it: the files were changed since
 
@@ -222,7 +223,12 @@ def _parameters(spec: TuneSpec, files: ContentFiles, move: MoveSpec, where: str)
     document = files.documents[move.file]
     listed = _list_name(document, move, refuse)
     entries = document[listed]
-    names = [str(e.get("name", "")) for e in entries]
+    names = [str(_plain(e.get(move.key, ""))) for e in entries]
+    if not any(names):
+        raise refuse(
+            f"the entries of {move.file}'s {listed} have no {move.key!r}; name the field "
+            "that tells them apart with `key`"
+        )
     chosen = (
         names
         if move.entries is None
@@ -232,13 +238,15 @@ def _parameters(spec: TuneSpec, files: ContentFiles, move: MoveSpec, where: str)
     for name in chosen:
         entry = entries[names.index(name)]
         for field in move.fields:
-            label = f"{move.file.removesuffix('.toml')} / {name} / {field}"
+            named = name if move.key == "name" else f"{move.key} {name}"
+            label = f"{move.file.removesuffix('.toml')} / {named} / {field}"
             if move.number is not None:
                 label += f" (cards numbered {move.number})"
             parameter = Parameter(
                 name=label,
                 file=move.file,
                 list_name=listed,
+                key=move.key,
                 entry=name,
                 field=field,
                 number=move.number,
@@ -279,7 +287,7 @@ def _entry_name(name: str, names: list[str], move: MoveSpec, refuse: Any) -> str
     if folded:
         return folded[0]
     raise refuse(
-        f"{move.file} has no entry named {shown(name, 60)!r}; its entries: "
+        f"{move.file} has no entry with {move.key} {shown(name, 60)!r}; its entries: "
         + shown(", ".join(names), 200)
     )
 

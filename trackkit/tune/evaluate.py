@@ -175,12 +175,21 @@ def evaluate(
         for name, count in configs
     ]
     results = map(_race, jobs) if pool is None else pool.map(_race, jobs)
-    labels: tuple[str, ...] = ()
+    found = list(results)
+    # labels are the same at every count (characters) or grow with it (start slots 1…n):
+    # the longest names them all, and a count without the last ones never entered them
+    labels = max((labels for labels, *_ in found), key=len)
     entries, wins, lengths, errors = [], [], [], []
-    for done, (found, table, length, error) in enumerate(results):
-        labels = labels or found
-        entries.append(table[0])
-        wins.append(table[1])
+    for done, (named, table, length, error) in enumerate(found):
+        if labels[: len(named)] != named:
+            raise TrackkitError(
+                f"the group {panel.group!r} names its labels differently at different counts; "
+                "tune it at one player count"
+            )
+        padded = np.zeros((2, len(labels)), dtype=np.int64)
+        padded[:, : len(named)] = table
+        entries.append(padded[0])
+        wins.append(padded[1])
         lengths.append(length)
         errors.append(error)
         if progress is not None:

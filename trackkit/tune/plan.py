@@ -170,7 +170,7 @@ def _labels(spec: TuneSpec, panel: Panel, content: Any) -> tuple[str, ...]:
     from trackkit.sim.montecarlo import simulate
 
     _, track = panel.tracks[0]
-    options = panel.ruleset.options(players=panel.players[0], content=content)
+    options = panel.ruleset.options(players=max(panel.players), content=content)
     result = simulate(track, options, races=1, seed=panel.seed)
     if panel.group not in result.totals.groups:
         known = ", ".join(result.totals.groups)

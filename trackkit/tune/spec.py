@@ -128,8 +128,9 @@ class _Move(BaseModel):
     model_config = _STRICT
     file: str = Field(min_length=1)
     list_name: str | None = Field(default=None, alias="list")
-    entry: str | None = None
-    entries: list[str] | None = Field(default=None, min_length=1)
+    key: str = Field(default="name", min_length=1)
+    entry: str | int | None = None
+    entries: list[str | int] | None = Field(default=None, min_length=1)
     field: str | None = None
     fields: list[str] | None = Field(default=None, min_length=1)
     low: int | None = None
@@ -192,6 +193,7 @@ class MoveSpec:
 
     file: str
     list_name: str | None
+    key: str
     entries: tuple[str, ...] | None
     fields: tuple[str, ...]
     low: int | None
@@ -285,7 +287,8 @@ def parse_tune(text: str, source: str) -> TuneSpec:
             MoveSpec(
                 file=m.file,
                 list_name=m.list_name,
-                entries=(m.entry,) if m.entry is not None else _tuple(m.entries),
+                key=m.key,
+                entries=(str(m.entry),) if m.entry is not None else _tuple(m.entries),
                 fields=(m.field,) if m.field is not None else tuple(m.fields or ()),
                 low=m.low,
                 high=m.high,
@@ -298,8 +301,8 @@ def parse_tune(text: str, source: str) -> TuneSpec:
     )
 
 
-def _tuple(values: list[str] | None) -> tuple[str, ...] | None:
-    return tuple(values) if values is not None else None
+def _tuple(values: list[str | int] | None) -> tuple[str, ...] | None:
+    return tuple(str(v) for v in values) if values is not None else None
 
 
 def win_share_half_width(races: int, players: int, labels: int) -> float:

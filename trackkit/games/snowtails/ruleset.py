@@ -207,6 +207,12 @@ class SnowTails:
         )
 
     def options(self, **choices: Any) -> RaceOptions:
+        """Race options; ``content`` (a loaded :class:`SnowContent`, as every game takes
+        it) gives the deck and the components."""
+        content = choices.pop("content", None)
+        if content is not None:
+            choices.setdefault("deck", content.deck)
+            choices.setdefault("components", content.components)
         return RaceOptions(**choices)
 
     def prepare(
