@@ -199,3 +199,25 @@ def test_a_progress_that_says_stop_stops_the_search_and_keeps_what_was_raced(
     result = tune(spec, broken.parent / "out", TuneSettings(confirm_races=4000), progress)
     assert result.stopped == "cancelled" and result.evaluated == 3
     assert seen == [(0, 30), (1, 30), (2, 30), (3, 30)]
+
+
+def test_the_best_is_chosen_among_the_search_s_best_on_a_fresh_seed(broken: Path) -> None:
+    spec = _spec(
+        broken,
+        **{"budget = 30": "budget = 12\nrecheck = 3", "win_share = 0.06": "win_share = 0.03"},
+    )
+    result = tune(spec, broken.parent / "out", TuneSettings(confirm_races=4000))
+    storage = JournalStorage(JournalFileBackend(str(broken.parent / "out/study.journal")))
+    trials = [
+        t
+        for t in optuna.load_study(study_name="tune", storage=storage).get_trials()
+        if t.value is not None
+    ]
+    top = sorted(trials, key=lambda t: t.value)[:3]
+    assert result.best.values in [
+        {p.name: t.params[p.name] for p in result.parameters} for t in top
+    ]
+    rechecked = json.loads((broken.parent / "out/recheck.json").read_text())
+    # the start and the three, each on the recheck's seed (the search's + 2)
+    assert len(rechecked) == 4 and all(k.endswith("/4000/9") for k in rechecked)
+    assert {e["seed"] for e in rechecked.values()} == {9}

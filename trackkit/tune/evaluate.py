@@ -33,6 +33,10 @@ TIE_WEIGHT = (
     0.01  # points² of mean squared deviation: among candidates meeting every target, the fairer
 )
 CHANGE_WEIGHT = 0.5  # points² a changed value costs with `fewest_changes`
+# a percent of length beyond its target costs as much as this many points of win share
+# beyond theirs: a length target holds on every track at every count, where the races can
+# resolve a tenth of a percent, and must not be traded for a little fairness
+LENGTH_WEIGHT = 10.0
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,9 @@ class Evaluation:
                 )
             name = f"{key} players, every track" if scope == "players" else "every track and count"
             rows.append(
-                ScopedShares(name, key if scope == "players" else None, mean, error, self, None)
+                ScopedShares(
+                    name, key if scope == "players" else None, mean, error, self, None, len(members)
+                )
             )
         return rows
 
@@ -142,6 +148,7 @@ class ScopedShares:
     error: np.ndarray
     evaluation: Evaluation
     config: int | None
+    weight: int = 1  # the configs the row stands for
 
     def interval(self, label: int) -> tuple[float, float]:
         """The 95% interval of the label's deviation (Wilson for one config)."""
@@ -277,8 +284,10 @@ def score(
     changes: int = 0,
 ) -> Score:
     """``evaluation`` against ``targets``: the sum of squared excesses (in points beyond
-    each tolerance), a little of the squared deviations (among contents that meet every
-    target, the fairer), and with ``fewest_changes`` a cost per changed value."""
+    each tolerance, a row weighted by the configs it stands for: a target averaged over
+    every track and count weighs as much as all of them; lengths in percent, weighted by
+    :data:`LENGTH_WEIGHT`), a little of the squared deviations (among contents that meet
+    every target, the fairer), and with ``fewest_changes`` a cost per changed value."""
     loss = 0.0
     misses: list[str] = []
     worst_share = 0.0
@@ -293,7 +302,7 @@ def score(
             if dev.size:
                 worst_share = max(worst_share, float(dev.max()) / 100)
             excess = np.maximum(0.0, dev - target.tolerance * 100)
-            loss += float(np.sum(excess**2))
+            loss += row.weight * float(np.sum(excess**2))
             if excess.any():
                 names = [evaluation.labels[i] for i in np.flatnonzero(raced)[excess > 0]]
                 misses.append(f"{row.name} ({', '.join(names)})")
@@ -302,7 +311,7 @@ def score(
         change = np.abs(evaluation.lengths / start_lengths - 1)
         worst_length = float(change.max())
         excess = np.maximum(0.0, change - targets.length_change) * 100
-        loss += float(np.sum(excess**2))
+        loss += LENGTH_WEIGHT * float(np.sum(excess**2))
         misses += [
             f"length on {t}, {p} players"
             for (t, p), e in zip(evaluation.configs, excess, strict=True)
@@ -312,7 +321,7 @@ def score(
         low, high = targets.length
         below = np.maximum(0.0, low - evaluation.lengths) / low * 100
         above = np.maximum(0.0, evaluation.lengths - high) / high * 100
-        loss += float(np.sum(below**2 + above**2))
+        loss += LENGTH_WEIGHT * float(np.sum(below**2 + above**2))
         misses += [
             f"length on {t}, {p} players"
             for (t, p), b, a in zip(evaluation.configs, below, above, strict=True)

@@ -69,6 +69,13 @@ class TunePlan:
         """The panel the start and the best are raced on again: more races, another seed."""
         return self.panel.with_races(self.confirm_races, self.seed + 1)
 
+    @property
+    def recheck(self) -> Panel:
+        """The panel the search's best candidates are raced on again to choose among them:
+        the confirmation's races, a seed of its own (choosing and confirming on one seed
+        would report the luck the choice picked)."""
+        return self.panel.with_races(self.confirm_races, self.seed + 2)
+
     def fingerprint(self) -> str:
         """What a resumed tune must share with the one it resumes: the tune file, the
         starting content, the panel's races, seed and group."""
@@ -110,7 +117,8 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
     )
     budget = spec.budget if settings.budget is None else settings.budget
     configs = len(panel.configs)
-    TUNE_RACES.check(budget * configs * races + 2 * configs * confirm, "this tune")
+    rechecked = (spec.recheck + 1 if spec.recheck > 1 else 0) + 2  # and the confirmation
+    TUNE_RACES.check(budget * configs * races + rechecked * configs * confirm, "this tune")
     return TunePlan(
         spec, ruleset, folder, files, parameters, panel, labels, targets, budget,
         settings.seconds, seed, confirm,

@@ -122,6 +122,7 @@ class _Search(BaseModel):
     seed: int = Field(default=0, ge=0, lt=2**32)
     confirm_races: int | None = Field(default=None, ge=100, le=1_000_000)
     stop_when_met: bool = True
+    recheck: int = Field(default=5, ge=0, le=50)
 
 
 class _Move(BaseModel):
@@ -229,6 +230,7 @@ class TuneSpec:
     seed: int
     confirm_races: int | None
     stop_when_met: bool
+    recheck: int
     moves: tuple[MoveSpec, ...]
 
     @property
@@ -283,6 +285,7 @@ def parse_tune(text: str, source: str) -> TuneSpec:
         seed=spec.search.seed,
         confirm_races=spec.search.confirm_races,
         stop_when_met=spec.search.stop_when_met,
+        recheck=spec.search.recheck,
         moves=tuple(
             MoveSpec(
                 file=m.file,
