@@ -26,7 +26,7 @@ import tomlkit
 from trackkit.app import tune_results
 from trackkit.app.choices import kept
 from trackkit.app.explore_page import cache_folder, said
-from trackkit.app.runs import Cancelled, Progress, heavy_run, session_id
+from trackkit.app.runs import Cancelled, Progress, Run, heavy_run, session_id
 from trackkit.errors import TrackkitError, TuneFileError
 from trackkit.errors import shown as escaped
 from trackkit.games import DEFAULT_GAME, get_ruleset
@@ -46,6 +46,7 @@ SCOPES = {
     "all": "over every track and player count together",
 }
 SHOWN = "tune-shown"  # the output folder of the tune this session last ran
+WHAT = "the tune"  # what the page's runs do, in the messages of runs.heavy_run
 GO_ON = "tune-go-on-wanted"  # the budget "Go on" asked for, until the run starts
 
 
@@ -539,11 +540,10 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
             st.error(said(error))
             return
     if plan is None:
-        heavy_run("", "candidates", None, False, lambda progress: None)  # one still going
+        _shown(heavy_run("", "candidates", None, False, lambda progress: None))  # one going
         return
     out = visitor_folder() / plan.fingerprint()[:12]
     settings = TuneSettings(content=str(plan.folder), budget=budget)
-    st.session_state[SHOWN] = str(out)
 
     def work(progress: Progress) -> str:
         def follow(done: int, total: int, best: float, met: bool) -> bool:
@@ -559,4 +559,11 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
         tune_results.write_notes(out, label)
         return str(out)
 
-    heavy_run("the tune", "candidates", str(out), True, work)
+    _shown(heavy_run(WHAT, "candidates", str(out), True, work))
+
+
+def _shown(run: Run | None) -> None:
+    """A tune that ended with its report is the one the page shows from now on (also when
+    it ended while the visitor was on another page)."""
+    if run is not None and run.what == WHAT and run.state == "finished":
+        st.session_state[SHOWN] = run.key
