@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
-from trackkit.app import tune_page, tune_results
+from trackkit.app import runs, tune_page, tune_results
 from trackkit.app.home_page import game_entries
 from trackkit.errors import TuneFileError
 from trackkit.games import get_ruleset
@@ -161,3 +161,22 @@ def test_uploaded_content_files_join_the_bundled_ones_in_a_folder_of_their_own(
     again = tune_page.start_folder(tmp_path, bundled, {"characters.toml": characters})
     assert again == folder  # the same files: the same folder (a tune from it resumes)
     get_ruleset("yummell").load_content(folder)
+
+
+def test_cancel_stops_the_search_and_shows_what_was_raced(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cancelled_after_one(run: runs.Run, done: int, total: int) -> None:
+        if done >= 1:  # as if Cancel was pressed once the first candidate was raced
+            raise runs.Cancelled
+        run.done, run.total = done, total
+
+    monkeypatch.setattr(runs.Run, "progress", cancelled_after_one)
+    at = small_tune()
+    at.number_input(key="tune-budget").set_value(3).run()
+    button(at, "Tune").click().run()
+    assert not at.exception and not at.error
+    assert any(
+        "1 candidate raced; stopped because it was cancelled" in m.value for m in at.markdown
+    )
+    assert at.number_input(key="tune-go-on-budget").value == 2  # go on from there

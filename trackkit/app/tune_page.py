@@ -483,13 +483,14 @@ def _planned(game: str, text: str, start: Start) -> TunePlan | None:
     except TrackkitError as error:
         st.error(said(error))
         return None
-    configs = len(plan.panel.configs)
-    cost = plan.budget * configs * plan.panel.races + 2 * configs * plan.confirm_races
+    panel = plan.panel
+    configs = len(panel.configs)
+    cost = plan.budget * configs * panel.races + 2 * configs * plan.confirm_races
     st.caption(
-        f"{plan.budget:,} candidates × {configs} tracks and counts × {plan.panel.races:,} "
-        f"races, and the start and the best confirmed with {plan.confirm_races:,} races each "
-        f"(seed {plan.seed + 1}): {cost:,} races in all, within the app's limit of "
-        f"{TUNE_RACES.value():,} (`tune_races`)."
+        f"{plan.budget:,} candidates × {len(panel.tracks)} tracks × {len(panel.players)} "
+        f"player counts × {panel.races:,} races, and the start and the best confirmed with "
+        f"{plan.confirm_races:,} races on each (seed {plan.seed + 1}): {cost:,} races in all, "
+        f"within the app's limit of {TUNE_RACES.value():,} (`tune_races`)."
     )
     return plan
 

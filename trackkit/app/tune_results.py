@@ -26,6 +26,11 @@ from trackkit.tune.search import SPEC_COPY
 PAGE_NOTES = "page.json"  # what the page knows of a tune that its report does not: the start
 BEFORE, AFTER = "#7f8c8d", "#2e86c1"
 GOES_ON = ("budget", "time", "cancelled", "interrupted")  # stopped short of the targets
+# why a tune stopped, in the page's words: the page goes on with its button
+STOPPED_HERE = STOPPED | {
+    "cancelled": "it was cancelled (Go on, below, goes on from there)",
+    "interrupted": "it was interrupted (Go on, below, goes on from there)",
+}
 
 
 def write_notes(out: Path, start: str) -> None:
@@ -84,7 +89,8 @@ def show(out: Path, key: str, go_on: str) -> None:
         return
     st.header("What the tune found")
     _verdict(report, out)
-    st.subheader(f"What changed ({len(report['changes'])} values)")
+    changed = len(report["changes"])
+    st.subheader(f"What changed ({changed} value{'s' if changed != 1 else ''})")
     if report["changes"]:
         st.dataframe(
             [
@@ -128,7 +134,7 @@ def _verdict(report: dict[str, Any], out: Path) -> None:
     st.write(
         f"{count} candidate{'s' if count != 1 else ''} raced"
         + (f", {refused} refused by the game" if refused else "")
-        + f"; stopped because {STOPPED[report['stopped']]}; the best is candidate "
+        + f"; stopped because {STOPPED_HERE[report['stopped']]}; the best is candidate "
         f"{report['best_candidate']} (0: the start)."
     )
 
