@@ -156,7 +156,10 @@ def _uploaded_start(ruleset: Any, key: str) -> Start | None:
         name = str(upload.name)[:100]
         data = upload.getvalue()
         if name not in expected:
-            st.error(f"{escaped(name)}: not a content file of the game; name it one of {expected}.")
+            st.error(
+                f"{escaped(name)}: not a content file of the game; name it as one of its "
+                f"files: {', '.join(expected)}."
+            )
             return None
         if len(data) > MAX_FILE_BYTES:
             st.error(f"{escaped(name)}: {len(data):,} bytes is too large for a content file.")
@@ -487,12 +490,17 @@ def _planned(game: str, text: str, start: Start) -> TunePlan | None:
     configs = len(panel.configs)
     cost = plan.budget * configs * panel.races + 2 * configs * plan.confirm_races
     st.caption(
-        f"{plan.budget:,} candidates × {len(panel.tracks)} tracks × {len(panel.players)} "
-        f"player counts × {panel.races:,} races, and the start and the best confirmed with "
+        f"{_count(plan.budget, 'candidate')} × {_count(len(panel.tracks), 'track')} × "
+        f"{_count(len(panel.players), 'player count')} × {_count(panel.races, 'race')}, "
+        "and the start and the best confirmed with "
         f"{plan.confirm_races:,} races on each (seed {plan.seed + 1}): {cost:,} races in all, "
         f"within the app's limit of {TUNE_RACES.value():,} (`tune_races`)."
     )
     return plan
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'s' if number != 1 else ''}"
 
 
 def plan_for(game: str, text: str, folder: Path, budget: int | None = None) -> TunePlan:
