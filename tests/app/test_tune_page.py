@@ -67,6 +67,22 @@ def test_the_page_opens_for_yummell_only_where_content_can_be_tuned(cache: Path)
     assert "snow-tune" not in [e.path for e in game_entries("snowtails")]
 
 
+def test_the_form_becomes_the_tune_file(cache: Path) -> None:
+    at = small_tune()
+    at.radio(key="tune-scope").set_value("players")
+    at.number_input(key="tune-length").set_value(5.0)
+    at.multiselect(key="tune-labels").set_value(["Character 6"])
+    text = at.run().code[0].value
+    assert not at.error
+    for line in ('scope = "players"', "length_change = 0.05", 'labels = ["Character 6"]'):
+        assert line in text
+    assert 'entries = ["Character 6"]' in text and 'fields = ["magic"]' in text
+    assert "low = 1" in text and "high = 8" in text
+    button(at, "Remove").click().run()
+    assert any("add one below" in i.value for i in at.info) and not at.code
+    assert button(at, "Tune").disabled
+
+
 def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     at = small_tune()
     assert not at.exception and not at.error
