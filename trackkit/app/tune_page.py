@@ -551,8 +551,9 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
     if plan is None:
         _shown(heavy_run("", "candidates", None, False, lambda progress: None))  # one going
         return
-    out = visitor_folder() / plan.fingerprint()[:12]
-    settings = TuneSettings(content=str(plan.folder), budget=budget)
+    tuned: TunePlan = plan
+    out = visitor_folder() / tuned.fingerprint()[:12]
+    settings = TuneSettings(content=str(tuned.folder), budget=budget)
 
     def work(progress: Progress) -> str:
         def follow(done: int, total: int, best: float, met: bool) -> bool:
@@ -562,8 +563,8 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
                 return False
             return True
 
-        mark = f"the trackkit app's Tune page (seed {plan.seed})"
-        result = tune(plan.spec, out, settings, follow, mark)
+        mark = f"the trackkit app's Tune page (seed {tuned.seed})"
+        result = tune(tuned.spec, out, settings, follow, mark)
         write_tune_report(result)
         tune_results.write_notes(out, label)
         return str(out)
