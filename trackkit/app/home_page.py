@@ -1,7 +1,7 @@
 """The opening page and the navigation: the opening page and the glossary, then each game
 of the registry under its name, with its own pages (as its face declares them) and the
 shared ones (Race and Compare for every game; Explore for a game with a space of legal
-tracks)."""
+tracks; Tune for a game whose content can be tuned)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
-from trackkit.app import common, compare_page, explore_page, glossary, race_page
+from trackkit.app import common, compare_page, explore_page, glossary, race_page, tune_page
 from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
 from trackkit.games.face import Look, drawn_by, look_of
@@ -35,8 +35,8 @@ class Entry(NamedTuple):
 
 def game_entries(game: str) -> list[Entry]:
     """``game``'s pages in the navigation: its first own page (the editor), Race, Compare,
-    the rest of its own, Explore when it has a space of legal tracks, then those declared
-    ``last``."""
+    the rest of its own, Explore when it has a space of legal tracks, Tune when its
+    content can be tuned, then those declared ``last``."""
     look = look_of(game)
     own = [(Entry(drawn_by(p.draw), p.title, p.icon, p.path), p.last) for p in look.pages]
     firsts = [entry for entry, last in own if not last]
@@ -53,9 +53,9 @@ def game_entries(game: str) -> list[Entry]:
         ":material/leaderboard:",
         f"{look.address}compare",
     )
-    explore = []
+    after = []  # the shared pages some games have
     if getattr(get_ruleset(game), "track_space", None) is not None:
-        explore.append(
+        after.append(
             Entry(
                 explore_page.page,
                 _titled(look, "Explore"),
@@ -63,7 +63,16 @@ def game_entries(game: str) -> list[Entry]:
                 f"{look.address}explore",
             )
         )
-    return [*firsts[:1], race, compare, *firsts[1:], *explore, *lasts]
+    if tune_page.tunable(game):
+        after.append(
+            Entry(
+                partial(tune_page.page, game),
+                _titled(look, "Tune"),
+                ":material/tune:",
+                f"{look.address}tune",
+            )
+        )
+    return [*firsts[:1], race, compare, *firsts[1:], *after, *lasts]
 
 
 def game_pages(game: str) -> list[st.Page]:
