@@ -54,7 +54,7 @@ def small_tune(low: int = 1, high: int = 8) -> AppTest:
     return at.run()
 
 
-def test_the_page_opens_for_yummell_only_where_content_can_be_tuned(cache: Path) -> None:
+def test_the_page_opens_for_every_game_whose_content_can_be_tuned(cache: Path) -> None:
     at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT).run()
     assert not at.exception
     assert at.title[0].value == "Tune the content"
@@ -63,8 +63,23 @@ def test_the_page_opens_for_yummell_only_where_content_can_be_tuned(cache: Path)
     assert button(at, "Tune").disabled  # nothing may move yet
     paths = [e.path for e in game_entries("yummell")]
     assert paths.index("explore") + 1 == paths.index("tune") < paths.index("tiles")
-    # Snow Tails' races take no content (its options have none): no page to offer
-    assert "snow-tune" not in [e.path for e in game_entries("snowtails")]
+    assert "snow-tune" in [e.path for e in game_entries("snowtails")]
+
+
+def test_snow_tails_deck_counts_are_offered_by_their_value(cache: Path) -> None:
+    at = AppTest.from_string(SCRIPT.replace("'tune'", "'snow-tune'"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    entries = at.multiselect(key="snow-tune-move-entries")
+    assert entries.label == "Entries (by value)" and entries.options == [
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+    ]
+    assert at.multiselect(key="snow-tune-move-fields").options == ["count"]
 
 
 def test_the_form_becomes_the_tune_file(cache: Path) -> None:
@@ -88,7 +103,7 @@ def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     assert not at.exception and not at.error
     text = at.code[0].value
     assert 'tracks = ["first-run"]' in text and "win_share = 0.15" in text
-    assert any("8,800 races in all" in c.value for c in at.caption)
+    assert any("20,800 races in all" in c.value for c in at.caption)
     button(at, "Tune").click().run()
     assert not at.exception and not at.error
     said = [s.value for s in (*at.success, *at.warning)]
@@ -146,7 +161,7 @@ def test_a_tune_over_the_apps_limit_is_refused_before_it_runs(
     monkeypatch.setenv("TRACKKIT_APP_MAX_TUNE_RACES", "5000")
     at = small_tune()
     (error,) = at.error
-    assert "this tune would need 8,800 races in all; the limit is 5,000" in error.value
+    assert "this tune would need 20,800 races in all; the limit is 5,000" in error.value
     assert button(at, "Tune").disabled
 
 

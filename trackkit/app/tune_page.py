@@ -289,7 +289,7 @@ def _move_form(files: ContentFiles, key: str) -> dict[str, Any] | None:
         for listed, entries in _lists(document.unwrap())
     }
     if not lists:
-        st.info("The content's files hold no list of named entries to move.")
+        st.info("The content's files hold no list of entries told apart by a field.")
         return None
     left, middle, right = st.columns(3)
     movable = [w for w, entries in lists.items() if _shared(entries)]
@@ -300,12 +300,13 @@ def _move_form(files: ContentFiles, key: str) -> dict[str, Any] | None:
         key=f"{key}-move-file",
     )
     entries = lists[where]
-    names = [str(e["name"]) for e in entries]
+    naming = _naming(entries)
+    names = [str(e[naming]) for e in entries]
     chosen = middle.multiselect(
-        "Entries", names, key=f"{key}-move-entries", help="None chosen: every entry"
+        f"Entries (by {naming})", names, key=f"{key}-move-entries", help="None chosen: every entry"
     )
-    picked = [e for e in entries if str(e["name"]) in chosen] or entries
-    fields = _shared(picked)
+    picked = [e for e in entries if str(e[naming]) in chosen] or entries
+    fields = [f for f in _shared(picked) if f != naming]
     if not fields:
         right.caption("These entries share no whole-number value: choose others.")
         return None
@@ -321,6 +322,8 @@ def _move_form(files: ContentFiles, key: str) -> dict[str, Any] | None:
     move: dict[str, Any] = {"file": where[0]}
     if sum(n == where[0] for n, _ in lists) > 1:
         move["list"] = where[1]
+    if naming != "name":
+        move["key"] = naming
     if chosen:
         move["entries"] = list(chosen)
     move |= {"fields": list(moved), "low": int(low), "high": int(high)}
@@ -328,21 +331,30 @@ def _move_form(files: ContentFiles, key: str) -> dict[str, Any] | None:
 
 
 def _lists(document: Any) -> list[tuple[str, list[Any]]]:
-    """The lists of tables of ``document`` whose every entry has a name."""
+    """The lists of tables of ``document`` whose entries a field tells apart (:func:`_naming`)."""
     found = []
     for name, value in document.items():
-        if isinstance(value, list) and value and all(_named(v) for v in value):
-            found.append((name, list(value)))
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            if _naming(value):
+                found.append((name, list(value)))
     return found
+
+
+def _naming(entries: list[Any]) -> str:
+    """The field that tells ``entries`` apart: ``name`` when every one has one, else the
+    first field whose values are all different (a deck's ``value``); "" when none does."""
+    candidates = ["name", *(f for f in entries[0] if f != "name")]
+    for field in candidates:
+        values = [e.get(field) for e in entries]
+        plain = all(isinstance(v, str | int) and not isinstance(v, bool) for v in values)
+        if plain and len(set(map(str, values))) == len(values):
+            return field
+    return ""
 
 
 def _shared(entries: list[Any]) -> list[str]:
     """The whole-number fields every one of ``entries`` has."""
     return [f for f in entries[0] if all(_whole(e.get(f)) for e in entries)]
-
-
-def _named(entry: Any) -> bool:
-    return isinstance(entry, dict) and isinstance(entry.get("name"), str)
 
 
 def _whole(value: Any) -> bool:
@@ -487,14 +499,21 @@ def _planned(game: str, text: str, start: Start) -> TunePlan | None:
         st.error(said(error))
         return None
     panel = plan.panel
-    configs = len(panel.configs)
-    cost = plan.budget * configs * panel.races + 2 * configs * plan.confirm_races
+    again = min(plan.spec.recheck, plan.budget)
+    again = again if again > 1 else 0
+    rechecked = (
+        f"the search's {again} best and the start raced again (seed {plan.seed + 2}) to "
+        "choose among them, and "
+        if again
+        else ""
+    )
     st.caption(
         f"{_count(plan.budget, 'candidate')} × {_count(len(panel.tracks), 'track')} × "
         f"{_count(len(panel.players), 'player count')} × {_count(panel.races, 'race')}, "
-        "and the start and the best confirmed with "
-        f"{plan.confirm_races:,} races on each (seed {plan.seed + 1}): {cost:,} races in all, "
-        f"within the app's limit of {TUNE_RACES.value():,} (`tune_races`)."
+        f"then {rechecked}the start and the best confirmed, with "
+        f"{plan.confirm_races:,} races on each (seed {plan.seed + 1}): "
+        f"{plan.races_in_all:,} races in all, within the app's limit of "
+        f"{TUNE_RACES.value():,} (`tune_races`)."
     )
     return plan
 

@@ -76,6 +76,16 @@ class TunePlan:
         would report the luck the choice picked)."""
         return self.panel.with_races(self.confirm_races, self.seed + 2)
 
+    @property
+    def races_in_all(self) -> int:
+        """The races the tune may run: every candidate of the budget on the panel, then the
+        search's best and the start raced again to choose among them (``recheck``), and
+        the start and the best to confirm."""
+        configs = len(self.panel.configs)
+        recheck = min(self.spec.recheck, self.budget)
+        again = (recheck + 1 if recheck > 1 else 0) + 2
+        return self.budget * configs * self.panel.races + again * configs * self.confirm_races
+
     def fingerprint(self) -> str:
         """What a resumed tune must share with the one it resumes: the tune file, the
         starting content, the panel's races, seed and group."""
@@ -116,13 +126,12 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
         ),
     )
     budget = spec.budget if settings.budget is None else settings.budget
-    configs = len(panel.configs)
-    rechecked = (spec.recheck + 1 if spec.recheck > 1 else 0) + 2  # and the confirmation
-    TUNE_RACES.check(budget * configs * races + rechecked * configs * confirm, "this tune")
-    return TunePlan(
+    plan = TunePlan(
         spec, ruleset, folder, files, parameters, panel, labels, targets, budget,
         settings.seconds, seed, confirm,
     )  # fmt: skip
+    TUNE_RACES.check(plan.races_in_all, "this tune")
+    return plan
 
 
 def start_folder(spec: TuneSpec, content: str | None, ruleset: Any) -> Path:
