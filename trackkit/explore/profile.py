@@ -243,7 +243,9 @@ class ProfileSettings:
     one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
     races are added until the balance interval's half-width is at most this, up to
     ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
-    sweep, whose bound on races counts it for every track).
+    sweep, whose bound on races counts it for every track). ``content`` (a folder or a
+    bundled content's name) is the game content raced when no options are given (None:
+    the game's bundled).
 
     >>> ProfileSettings(races=500, seed=1).races
     500
@@ -255,15 +257,20 @@ class ProfileSettings:
     characters: bool | None = None
     precision: float | None = None
     max_races: int | None = None
+    content: str | None = None
 
 
 DEFAULT_PROFILE = ProfileSettings()
 
 
-def profile_options(ruleset: Any, players: int) -> Any:
+def profile_options(ruleset: Any, players: int, content: str | None = None) -> Any:
     """The options a profile races with unless told: the game's own for profiles (Yummell:
-    start paths dealt, so every path is raced), else its defaults."""
-    return ruleset.options(players=players, **getattr(ruleset, "profile_choices", {}))
+    start paths dealt, so every path is raced), else its defaults; with ``content`` (a
+    folder or a bundled content's name), that content."""
+    choices = dict(getattr(ruleset, "profile_choices", {}))
+    if content is not None:
+        choices["content"] = ruleset.load_content(content)
+    return ruleset.options(players=players, **choices)
 
 
 def profile_track(
@@ -297,7 +304,8 @@ def profile_track(
     ruleset = get_ruleset(track.game)
     spec = getattr(ruleset, "profile_spec", None)
     max_races = _most_races(ruleset, spec, settings)
-    options = options if options is not None else profile_options(ruleset, players)
+    if options is None:
+        options = profile_options(ruleset, players, settings.content)
     result = simulated or simulate(track, options, races=races, seed=seed)
     measures = fairness_measures(result, spec)
 
@@ -322,7 +330,8 @@ def profile_track(
         values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
     if settings.exact and ruleset.exact_solo is not None:
-        values.update(exact_figures(ruleset, track, result.board, characters, details))
+        content = getattr(options, "content", None)
+        values.update(exact_figures(ruleset, track, result.board, characters, details, content))
     values.update(length_figures(result, seed))
     for measure, measured in zip(measures, fairness, strict=True):
         values.update(measured.values)
@@ -420,14 +429,20 @@ def not_applicable(
 
 
 def exact_figures(
-    ruleset: Any, track: Any, board: Any, characters: bool, details: dict[str, Any]
+    ruleset: Any,
+    track: Any,
+    board: Any,
+    characters: bool,
+    details: dict[str, Any],
+    content: Any = None,
 ) -> dict[str, float]:
     """The exact solo figures: the reference racer's rounds on the greedy route and on each
-    start path, and (``characters``) each character's; the tables go into ``details``."""
-    reference_racer = ruleset.exact_reference()
+    start path, and (``characters``) each character's, with ``content`` (the races'; None:
+    the game's bundled); the tables go into ``details``."""
+    reference_racer = ruleset.exact_reference(content)
     # every path at once (one full solve, then each other path on its own squares); the
     # length of the greedy route, ``exact_solo``'s, is one of them
-    paths = ruleset.exact_paths(track, prepared=board, **reference_racer)
+    paths = ruleset.exact_paths(track, prepared=board, content=content, **reference_racer)
     values = {"exact_rounds": paths[ruleset.greedy_path(board)]}
     for letter, rounds in paths.items():
         values[f"path_rounds_{letter.lower()}"] = rounds
@@ -435,7 +450,7 @@ def exact_figures(
     details["path_rounds"] = paths
     if characters:
         by_character = ruleset.exact_characters(
-            track, prepared=board, advantage=reference_racer["advantage"]
+            track, prepared=board, advantage=reference_racer["advantage"], content=content
         )
         values["character_rounds_spread"] = max(by_character.values()) - min(by_character.values())
         details["character_rounds"] = by_character
