@@ -365,7 +365,7 @@ def again_races(track: Track, plan: SweepPlan) -> int | None:
     """The races of a track profiled again: :data:`AGAIN` × the sweep's, fewer when the
     app's limit (with the average track raced as often) allows fewer; None when it allows no
     more than the sweep's."""
-    options = profile_options(get_ruleset(plan.game), plan.players)
+    options = profile_options(get_ruleset(plan.game), plan.players, plan.content)
     races = min(AGAIN * plan.races, profile_races_allowed(track, options, most=None))
     return races if races > plan.races else None
 
@@ -377,7 +377,7 @@ def profile_like_sweep(
     options, seed and exact figures, the average track raced as often) with ``races`` races, and
     with ``precision`` (the sweep's) racing on as the sweep would; ``progress`` counts the
     track's first races."""
-    options = profile_options(get_ruleset(plan.game), plan.players)
+    options = profile_options(get_ruleset(plan.game), plan.players, plan.content)
     result = simulate(track, options, races=races, seed=plan.seed, progress=progress)
     settings = replace(
         plan.profile,
@@ -413,7 +413,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
         heavy_run("", "races", None, False, lambda progress: None)  # one still going
         return
     what, key, track, races, precision = job
-    options = profile_options(get_ruleset(plan.game), plan.players)
+    options = profile_options(get_ruleset(plan.game), plan.players, plan.content)
     most = max(races, plan.max_races) if precision else races
     try:  # refused before it starts, with its reason
         check_profile_cost(track, options, most, most)

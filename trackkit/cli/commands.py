@@ -169,6 +169,7 @@ def sweep(args: argparse.Namespace) -> Shown:
                 characters=args.characters,
                 precision=args.precision,
                 max_races=args.max_races,
+                content=args.content,
             ),
             sample=args.sample,
             sample_seed=args.sample_seed,

@@ -224,6 +224,9 @@ def _sweep(p: argparse.ArgumentParser) -> None:
         "--workers", type=_workers, help="local worker processes (default: one per core)"
     )
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
+    p.add_argument(
+        "--content", metavar="DIR", help="race this content folder or bundled content's name"
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="the sweep's folder")
     p.add_argument(
         "--partition-size",

@@ -216,7 +216,11 @@ def run_sweep(
     partitions are written.
     """
     plan = plan_sweep(
-        space, profile, sample=sample, sample_seed=sample_seed, partition_size=partition_size
+        space,
+        profile,
+        sample=sample,
+        sample_seed=sample_seed,
+        partition_size=partition_size,
     )
     folder = Path(folder)
     started = time.perf_counter()

@@ -118,6 +118,7 @@ class SweepPlan:
     max_races: int = 0  # the most races of one track with a precision (0: no precision)
     characters: bool = False  # each character's exact solo rounds (costly: 8 solves)
     sample_seed: int | None = None  # draws the sample (None: the seed)
+    content: str | None = None  # the game content raced (a folder or a name; None: bundled)
 
     @property
     def tracks(self) -> int:
@@ -193,6 +194,7 @@ class _ManifestSpec(BaseModel):
     max_races: StrictInt = Field(ge=0, le=MAX_RACES)
     characters: StrictBool
     sample_seed: StrictInt | None = Field(ge=0, le=MAX_SEED)
+    content: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_PATH)
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
@@ -238,7 +240,8 @@ def plan_sweep(
     track races until its balance is that precise or the settings' ``max_races``
     (default: 10 × races) are run; the sweep's bound on races counts ``max_races`` a track.
     ``sample_seed`` draws the sample (default: the profiles' seed), so two sweeps of one
-    sample can race other seeds."""
+    sample can race other seeds. The profile's ``content`` (a folder or a bundled
+    content's name) is the game content raced (None: the game's bundled)."""
     races, seed, precision = profile.races, profile.seed, profile.precision
     max_races, exact = profile.max_races, profile.exact
     size = len(space)
@@ -282,6 +285,9 @@ def plan_sweep(
     ruleset = get_ruleset(game)
     own = getattr(ruleset, "default_tileset", None)
     bundled = own is not None and tileset_fingerprint(own()) == tileset_fingerprint(tileset)
+    content = profile.content
+    if content is not None:
+        ruleset.load_content(content)  # a content that does not load is said before any race
     return SweepPlan(
         game=game,
         players=space.players,
@@ -299,6 +305,7 @@ def plan_sweep(
         max_races=most,
         characters=profile.characters is True and exact,
         sample_seed=sample_seed if sample is not None else None,
+        content=content,
     )
 
 

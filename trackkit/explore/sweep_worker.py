@@ -23,7 +23,7 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
     """Profile the tracks of ``partition`` (on a worker): one row per track, in rank order."""
     from trackkit.games import get_ruleset  # the registry, not a game
 
-    options = profile_options(get_ruleset(plan.game), plan.players)
+    options = profile_options(get_ruleset(plan.game), plan.players, plan.content)
     if partition.ranks is None:
         tracks = space.tracks(partition.start, partition.stop)
     else:
