@@ -34,10 +34,12 @@ TIMEOUT = 240
 def sweeps(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("sweeps")
     space = get_ruleset("yummell").track_space(3)
+    # the hand-made roster: its terrain abilities make tracks move characters' wins (the
+    # calibrated one leaves every track's balance at 1 in so few races)
     run_sweep(
         space,
         root / "3p",
-        ProfileSettings(races=30, seed=2, exact=False),
+        ProfileSettings(races=30, seed=2, exact=False, content="hand-made"),
         sample=60,
         cluster=Cluster(workers=1),
     )
@@ -47,7 +49,8 @@ def sweeps(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def page(root: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(root))
     return AppTest.from_string(
-        "from trackkit.app import explore_page\nexplore_page.page()\n", default_timeout=TIMEOUT
+        "from trackkit.app.home_page import page_function\npage_function('explore')()\n",
+        default_timeout=TIMEOUT,
     )
 
 
@@ -157,7 +160,7 @@ def test_a_design_the_sweep_lacks_is_profiled_like_its_tracks(sweeps, monkeypatc
     assert not at.exception
     design = _chart(at)["data"][1]
     assert design["marker"]["symbol"] == "diamond" and "customdata" not in design
-    options = profile_options(get_ruleset("yummell"), 3)
+    options = profile_options(get_ruleset("yummell"), 3, "hand-made")
     expected = profile_track(mine, ProfileSettings(races=30, seed=2, exact=False), options=options)
     assert design["x"] == [expected["rounds_mean"]] and design["y"] == [expected["balance"]]
     assert design["error_y"]["array"] == [expected["balance_high"] - expected["balance"]]
@@ -175,7 +178,7 @@ def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table.columns) == ["Figure", "This sweep (30 races)", "Again (150 races)"]
-    options = profile_options(get_ruleset("yummell"), 3)
+    options = profile_options(get_ruleset("yummell"), 3, "hand-made")
     track = get_ruleset("yummell").track_space(3).track(rank)
     expected = profile_track(
         track, ProfileSettings(races=150, seed=2, exact=False), options=options

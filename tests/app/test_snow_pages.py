@@ -44,7 +44,7 @@ def test_the_start_page_links_both_games() -> None:
     links = [e.proto.page for e in at.get("page_link")]
     assert links == [
         *("design", "race", "compare", "explore", "glossary"),
-        *("snow-design", "snow-race", "snow-compare"),
+        *("snow-design", "snow-race", "snow-compare", "snow-tune"),
     ]
     assert any("Snow Tails" in h.value for h in at.subheader)
 

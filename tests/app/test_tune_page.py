@@ -36,8 +36,11 @@ def button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
 
 def small_tune(low: int = 1, high: int = 8) -> AppTest:
     """The page with one move (Character 6's magic, ``low`` to ``high``) on 1 track at 2
-    player counts, 200 races, a budget of 2 and a tolerance of 15 points."""
+    player counts, 200 races, a budget of 2 and a tolerance of 15 points, from the
+    hand-made content (Character 5 wins about 22 points over its fair share on First run,
+    which Character 6's magic cannot change: never met, so the search runs its budget)."""
     at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT).run()
+    at.selectbox(key="tune-content").set_value("hand-made").run()
     assert at.selectbox(key="tune-move-file").value == ("characters.toml", "characters")
     at.multiselect(key="tune-move-entries").set_value(["Character 6"]).run()
     at.multiselect(key="tune-move-fields").set_value(["magic"]).run()
@@ -108,7 +111,7 @@ def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     assert not at.exception and not at.error
     said = [s.value for s in (*at.success, *at.warning)]
     assert len(said) == 1 and "in the confirmation: 2,000 races" in said[0]
-    assert "seed 1" in said[0] and "starting from calibrated" in said[0]
+    assert "seed 1" in said[0] and "starting from hand-made" in said[0]
     assert any("2 candidates raced" in m.value for m in at.markdown)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     before, after = chart["data"]
@@ -133,8 +136,7 @@ def test_go_on_races_more_candidates_of_the_same_tune(cache: Path) -> None:
     at.slider(key="tune-tolerance").set_value(15).run()
     button(at, "Tune").click().run()
     (out,) = (cache / "trackkit" / "tunes").glob("*/*/report.json")
-    if json.loads(out.read_text())["met"]:
-        pytest.skip("met at once: nothing to go on with")
+    assert not json.loads(out.read_text())["met"]  # so there is something to go on with
     at.number_input(key="tune-go-on-budget").set_value(3).run()
     button(at, "Go on").click().run()
     assert not at.exception and not at.error

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +12,7 @@ import pytest
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.content import TERRAINS, Content, load_content
+from trackkit.games.yummell.content import TERRAINS, Content, content_folder, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
 from trackkit.games.yummell.exact import (
     chains,
@@ -301,12 +300,15 @@ def test_curses_are_followed_until_they_change_nothing() -> None:
 
 
 def _content_with(tmp_path: Path, **edits: Callable[[str], str]) -> Content:
-    """A copy of the bundled content with ``edits[name](text)`` applied to its files."""
+    """A copy of the hand-made content (whose texts the edits below name) with
+    ``edits[name](text)`` applied to its files; an edit that changes nothing fails."""
     folder = tmp_path / "content"
     folder.mkdir()
     for name in ("deck", "characters", "advantages"):
-        text = resources.files("trackkit.games.yummell.data").joinpath(f"{name}.toml").read_text()
-        (folder / f"{name}.toml").write_text(edits.get(name, lambda t: t)(text))
+        text = (content_folder("hand-made") / f"{name}.toml").read_text()
+        edited = edits.get(name, lambda t: t)(text)
+        assert name not in edits or edited != text, f"the edit of {name}.toml changed nothing"
+        (folder / f"{name}.toml").write_text(edited)
     return load_content(folder)
 
 

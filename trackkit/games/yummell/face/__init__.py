@@ -74,10 +74,11 @@ RECONSTRUCTED = (
     "**Reconstructed data.** The rulebook and its six preset tracks fix how many tiles there "
     "are, which is the start and which the finish, and which path tiles are straights or "
     "curves. The physical tiles and cards are not published, so **the square layout and "
-    "terrain of every tile, and the numbers on the cards, are reconstructions**: race "
-    "lengths and win rates compare tracks with each other, they do not predict the boxed "
-    "game exactly. If you own the box, correct the tile files (see the Tiles page) without "
-    "touching any code."
+    "terrain of every tile, and the numbers on the cards, are reconstructions**, and the "
+    "characters' statistics are reconstructions calibrated by `trackkit tune` so that each "
+    "wins near its fair share (the Tune page): race lengths and win rates compare tracks "
+    "with each other, they do not predict the boxed game exactly. If you own the box, "
+    "correct the tile files (see the Tiles page) without touching any code."
 )
 LOOK = Look(
     players_help="How many race. One count for the Design, Race, Compare and Explore pages: "
