@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Cli
 
 TUNE = """
@@ -56,6 +58,7 @@ def test_a_tune_of_the_bundled_content_writes_its_folder_and_report(
     assert (out / "report.md").read_text().strip() == text.strip()
 
 
+@pytest.mark.slow
 def test_the_json_report_and_a_run_asked_again_resumed(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "out"
     argv = (

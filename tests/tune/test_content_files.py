@@ -158,6 +158,7 @@ def test_the_start_values_write_the_folder_unchanged(tmp_path: Path) -> None:
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+@pytest.mark.slow
 @given(data=st.data())
 def test_any_values_within_the_bounds_give_content_the_game_loads(
     tmp_path: Path, data: st.DataObject

@@ -89,6 +89,7 @@ def test_fewest_changes_costs_each_value_changed() -> None:
     ).loss == pytest.approx(1.5)
 
 
+@pytest.mark.slow
 def test_a_panel_raced_in_worker_processes_gives_the_same_numbers() -> None:
     track = YUMMELL.load_preset("first-run")
     panel = Panel(YUMMELL, (("first-run", track),), (2, 4), "character", 300, 11)

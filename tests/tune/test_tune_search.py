@@ -108,6 +108,7 @@ def _run(spec, out: Path, **settings):
     return tried, result.history, result.best.values, result.best.number
 
 
+@pytest.mark.slow
 def test_an_interrupted_tune_loses_nothing_and_goes_on_as_if_never_stopped(
     broken: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -131,6 +132,7 @@ def test_an_interrupted_tune_loses_nothing_and_goes_on_as_if_never_stopped(
     assert len(whole[0]) == 14 and resumed == whole  # the same candidates, the same best
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_search_and_another_another(broken: Path) -> None:
     spec = _spec(broken, **{"budget = 30": "budget = 12", "win_share = 0.06": "win_share = 0.03"})
     one = _run(spec, broken.parent / "one", confirm_races=4000)
