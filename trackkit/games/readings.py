@@ -1,0 +1,137 @@
+"""Readings: the rules a rulebook leaves open, and the values it does not give, each with
+the readings a designer could defend, as options of the game.
+
+A game's face declares its readings (``readings``, a tuple of :class:`Reading`). Each is
+chosen like any race option: its :attr:`Reading.option` is one of the face's ``options``,
+so the command line has a flag for it and the app a widget, and the face's
+``race_options`` reads its value. The first of its ``values`` is the default, and ``why``
+says why. ``passage`` names the rulebook passage the question depends on, so that a
+player who owns the game can settle it.
+
+``trackkit readings`` lists them; ``compare --robust`` and ``profile --robust`` repeat a
+comparison under every combination of them (:mod:`trackkit.explore.robust`).
+
+>>> reading = Reading(
+...     Argument("level", "who leads when two racers are level", "choice",
+...              choices=("inside", "leftmost")),
+...     values=("inside", "leftmost"),
+...     means=("the inside lane of the next corner", "the leftmost lane"),
+...     question="Who leads when two racers are level?",
+...     why="the base game's rule",
+...     passage="section D",
+... )
+>>> reading.name, reading.default, reading.label("leftmost")
+('level', 'inside', 'leftmost')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trackkit.errors import TrackkitError
+from trackkit.games.face import Argument, get_face
+
+POLICY = "policy"
+"""The name under which a robustness run varies the policy, beside the readings."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One open question of a rulebook and its defensible answers.
+
+    ``option``: how a user chooses it (a ``choice`` or ``switch`` :class:`Argument`, whose
+    name the face's ``race_options`` reads); ``values``: the answers as that option takes
+    them, the default first; ``means``: each answer in a sentence; ``question``: what the
+    rulebook leaves open; ``why``: why the default is the default; ``passage``: the
+    rulebook passage it depends on (and the spec's section); ``labels``: a short word per
+    value where the value itself does not read well (``True`` → ``allowed``);
+    ``status``: how it is known, as the specs mark it (``R`` reconstructed, ``D``
+    deduced, ``U`` unknown); ``effect``: a sentence on what changing it was measured to
+    change, or empty.
+    """
+
+    option: Argument
+    values: tuple[Any, ...]
+    means: tuple[str, ...]
+    question: str
+    why: str
+    passage: str
+    labels: tuple[str, ...] = ()
+    status: str = "R"
+    effect: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.values) < 2:
+            raise ValueError(f"reading {self.name!r} needs at least two values")
+        if len(self.means) != len(self.values):
+            raise ValueError(f"reading {self.name!r}: one meaning per value")
+        if self.labels and len(self.labels) != len(self.values):
+            raise ValueError(f"reading {self.name!r}: one label per value")
+
+    @property
+    def name(self) -> str:
+        return self.option.name
+
+    @property
+    def default(self) -> Any:
+        return self.values[0]
+
+    def label(self, value: Any) -> str:
+        """``value`` in a word (its label, or the value itself)."""
+        if self.labels and value in self.values:
+            return self.labels[self.values.index(value)]
+        return str(value)
+
+    def parse(self, text: str) -> Any:
+        """A value as a user types it (its label or the value), or :class:`TrackkitError`."""
+        for value in self.values:
+            if text in (str(value), self.label(value)):
+                return value
+        words = ", ".join(self.label(value) for value in self.values)
+        raise TrackkitError(f"{self.name} is one of {words} (not {text!r})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "flag": self.option.flag,
+            "question": self.question,
+            "values": [
+                {"value": value, "label": self.label(value), "means": means}
+                for value, means in zip(self.values, self.means, strict=True)
+            ],
+            "default": self.default,
+            "why": self.why,
+            "passage": self.passage,
+            "status": self.status,
+            "effect": self.effect,
+        }
+
+
+def readings_of(game: str | None = None) -> tuple[Reading, ...]:
+    """The readings ``game``'s face declares (none when it declares none)."""
+    return tuple(getattr(get_face(game), "readings", ()))
+
+
+def reading_named(game: str | None, name: str) -> Reading:
+    """One reading of ``game`` by its name (dashes or underscores), or
+    :class:`TrackkitError` naming the readings it has."""
+    wanted = name.strip().replace("-", "_")
+    for reading in readings_of(game):
+        if reading.name == wanted:
+            return reading
+    known = ", ".join(r.name for r in readings_of(game)) or "none"
+    raise TrackkitError(f"{name!r} is not a reading of this game (its readings: {known})")
+
+
+def reading_options(readings: Sequence[Reading]) -> tuple[Argument, ...]:
+    """The options through which ``readings`` are chosen, for a face's ``options``."""
+    return tuple(reading.option for reading in readings)
+
+
+def each_reading(game: str | None = None) -> Iterator[tuple[Reading, Any]]:
+    """Every (reading, value) pair of ``game``, defaults first."""
+    for reading in readings_of(game):
+        for value in reading.values:
+            yield reading, value
