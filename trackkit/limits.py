@@ -179,3 +179,15 @@ TUNE_RACES = Limit(
     env="TRACKKIT_APP_MAX_TUNE_RACES",
     fix="race fewer candidates (budget), tracks, player counts or races per candidate",
 )
+
+# A robustness run races every track and the average track's under every combination of
+# readings: combinations × (tracks + the average track's) × races. The app's default is
+# about 30 s of one core at Yummell's pace (and about a minute at Snow Tails' smart pace).
+ROBUST_RACES = Limit(
+    key="robust_races",
+    what="races in all",
+    cli=20_000_000_000,
+    app=3_000_000,
+    env="TRACKKIT_APP_MAX_ROBUST_RACES",
+    fix="vary fewer readings, or race fewer tracks or races per track",
+)

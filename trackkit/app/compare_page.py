@@ -20,6 +20,7 @@ import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.choices import kept, players_slider
+from trackkit.app.robust_section import robust_section
 from trackkit.errors import TrackkitError
 from trackkit.games.base import get_ruleset
 from trackkit.games.face import drawn_by, get_face, look_of
@@ -99,12 +100,13 @@ def page(game: str) -> None:
     if st.button("Compare", type="primary", key=f"{key}-run") or run_key in runs:
         if run_key not in runs:
             rows = _compare(view, game, tracks, players, int(races), int(seed))
-            if rows is None:
-                return
-            while len(runs) >= KEEP_RUNS:
-                runs.pop(next(iter(runs)))
-            runs[run_key] = rows
-        (view.show or _show)(runs[run_key], int(races))
+            if rows is not None:
+                while len(runs) >= KEEP_RUNS:
+                    runs.pop(next(iter(runs)))
+                runs[run_key] = rows
+        if run_key in runs:
+            (view.show or _show)(runs[run_key], int(races))
+    robust_section(game, tracks, players, int(seed), key)
 
 
 def _tracks(game: str, key: str) -> tuple[Any, list[str]]:

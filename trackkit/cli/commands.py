@@ -12,7 +12,7 @@ from trackkit.cli.tracks import resolve_track
 from trackkit.errors import TrackkitError, shown
 from trackkit.games import DEFAULT_GAME, get_ruleset
 from trackkit.games.base import is_tile_track
-from trackkit.games.face import Shown, face_of, get_face
+from trackkit.games.face import Shown, chosen_values, face_of, get_face, policies_of
 
 
 def presets(args: argparse.Namespace) -> Shown:
@@ -75,6 +75,8 @@ def profile(args: argparse.Namespace) -> Shown:
     from trackkit.report.verdict import verdict_json
 
     track = resolve_track(args.track, args.tileset)
+    if args.robust:
+        return _robust(args, track.game, {"track": track}, profile=True)
     ruleset = get_ruleset(track.game)
     options = race_options(track.game, args, getattr(ruleset, "profile_choices", None))
     settings = ProfileSettings(
@@ -106,11 +108,58 @@ def compare(args: argparse.Namespace) -> Shown:
             )
     ruleset = get_ruleset(game)
     tracks = {slug: ruleset.load_preset(slug) for slug in ruleset.presets()} | extra
+    if args.robust:
+        return _robust(args, game, tracks, profile=False)
     options = race_options(game, args, getattr(ruleset, "profile_choices", None))
+    races = args.races or 10_000
     with progress_bar(args, len(tracks)) as update:
-        return get_face(game).compare(
-            tracks, options, races=args.races, seed=args.seed, progress=update
+        return get_face(game).compare(tracks, options, races=races, seed=args.seed, progress=update)
+
+
+def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile: bool) -> Shown:
+    """``compare --robust`` and ``profile --robust``: the tracks profiled under every
+    combination of the readings (and policies) varied."""
+    from trackkit.explore.profile import PROFILE_RACES, ProfileSettings
+    from trackkit.explore.robust import run_robust, varied, verdicts
+    from trackkit.report import robust as report
+
+    race_options(game, args)  # refuses another game's flag, a wrong player count
+    ruleset = get_ruleset(game)
+    fixed = chosen_values(get_face(game).options, vars(args))
+    picked = None if args.robust == "all" else [n for n in args.robust.split(",") if n.strip()]
+    varies = varied(game, picked, fixed=fixed, policy_fixed=args.policy is not None)
+    chosen = {**getattr(ruleset, "profile_choices", {}), **fixed}
+    settings = ProfileSettings(races=args.races or PROFILE_RACES, seed=args.seed)
+    with progress_bar(args, None, unit="profile") as update:
+        run = run_robust(
+            tracks,
+            game,
+            players=args.players,
+            chosen=chosen,
+            policies=policies_of(args.policy) if args.policy else None,
+            content=args.content,
+            varies=varies,
+            settings=settings,
+            progress=update,
         )
+    if profile:
+        return Shown(
+            report.robust_profile_json(run, "track"), report.robust_profile_text(run, "track")
+        )
+    found = verdicts(run)
+    return Shown(report.robust_compare_json(run, found), report.robust_compare_text(run, found))
+
+
+def readings(args: argparse.Namespace) -> Shown:
+    from trackkit.games.readings import readings_of
+    from trackkit.report.robust import readings_json, readings_text
+
+    ruleset = get_ruleset(args.game)
+    found = readings_of(args.game)
+    return Shown(
+        readings_json(ruleset.name, found, ruleset.policies),
+        readings_text(ruleset.title, found, ruleset.policies),
+    )
 
 
 def _space(args: argparse.Namespace) -> Any:

@@ -105,6 +105,7 @@ def _shared(add: _Commands) -> None:
     p.add_argument("--races", type=_races, default=PROFILE_RACES, help=f"default {PROFILE_RACES:,}")
     p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
     _precision(p, most=100_000)
+    _robust(p, "each figure's range across them")
     p = add.add("race", commands.race, "play one race and print it turn by turn")
     _track(p)
     add_race_arguments(p)
@@ -113,9 +114,23 @@ def _shared(add: _Commands) -> None:
     p.add_argument("--game", choices=rulesets(), help="the game (default: your tracks' game)")
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR (tile games)")
     add_race_arguments(p)
-    p.add_argument("--races", type=_races, default=10_000)
+    p.add_argument("--races", type=_races, help=f"default 10,000; {PROFILE_RACES:,} with --robust")
+    _robust(p, "what holds under all of them")
+    p = add.add("readings", commands.readings, "a game's rules open to more than one reading")
+    p.add_argument("--game", choices=rulesets(), default=DEFAULT_GAME, help="the game")
     _design_space(add)
     _tune(add.add("tune", commands.tune, "balance game content: fit characters, advantages, deck"))
+
+
+def _robust(p: argparse.ArgumentParser, says: str) -> None:
+    p.add_argument(
+        "--robust",
+        nargs="?",
+        const="all",
+        metavar="NAMES",
+        help="repeat under every combination of the game's readings and policies (or those "
+        f"NAMES, comma-separated: see trackkit readings) and say {says}",
+    )
 
 
 def _tune(p: argparse.ArgumentParser) -> None:

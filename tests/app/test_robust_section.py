@@ -1,0 +1,48 @@
+"""The Compare page's "Under every reading" section, driven with AppTest (no browser)."""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from trackkit.limits import serve_app_limits
+
+TIMEOUT = 900  # the first races may wait for the engine to compile
+
+
+def compare(name: str) -> AppTest:
+    return AppTest.from_string(
+        f"from trackkit.app.home_page import page_function\npage_function({name!r})()\n",
+        default_timeout=TIMEOUT,
+    )
+
+
+def test_the_tracks_are_compared_under_the_policies_and_the_verdicts_shown() -> None:
+    at = compare("snow-compare").run()
+    at.multiselect(key="snow-compare-tracks").set_value(["husky-oval", "long-trail"]).run()
+    at.multiselect(key="snow-compare-robust-vary").set_value(["policy"])
+    at.number_input(key="snow-compare-robust-races").set_value(200).run()
+    assert any("2 combinations" in c.value for c in at.caption)
+    next(b for b in at.button if b.label == "Compare under the readings").click().run()
+    assert not at.exception
+    said = "\n".join(m.value for m in at.markdown)
+    assert "Holds under every reading" in said
+    assert "Husky oval is shorter than Long trail under both readings" in said
+    chart = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    assert {trace["name"] for trace in chart["data"]} == {"Husky oval", "Long trail"}
+    assert all(len(trace["x"]) == 2 for trace in chart["data"])
+
+
+def test_a_run_over_the_apps_limit_is_refused_before_any_race(monkeypatch) -> None:
+    monkeypatch.setenv("TRACKKIT_APP_MAX_ROBUST_RACES", "1000")
+    serve_app_limits(True)
+    try:
+        at = compare("snow-compare").run()
+        at.multiselect(key="snow-compare-robust-vary").set_value(["policy"])
+        at.number_input(key="snow-compare-robust-races").set_value(500).run()
+        next(b for b in at.button if b.label == "Compare under the readings").click().run()
+        assert not at.exception
+        assert any("the app's limit is 1,000" in e.value for e in at.error)
+    finally:
+        serve_app_limits(False)

@@ -1,0 +1,74 @@
+"""``compare --robust``, ``profile --robust`` and ``trackkit readings`` from the command
+line, for both games."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import Cli
+
+
+def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> None:
+    argv = ("compare", "--game", "snowtails", "--robust", "policy", "--races", "300")
+    code, out, err = cli(*argv, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["varied"] == ["policy"]
+    assert [v["variant"] for v in data["variants"]] == [{"policy": "greedy"}, {"policy": "smart"}]
+    holds = {v["text"] for v in data["verdicts"] if v["kind"] == "holds"}
+    assert "Husky oval is shorter than Long trail under both readings" in holds
+    for found in data["verdicts"]:  # every verdict carries a difference per variant
+        assert len(found["differences"]) == 2
+    code, text, _ = cli(*argv)
+    assert code == 0 and "Holds under every reading:" in text
+    assert "Varied: policy (greedy, smart)" in text
+
+
+def test_compare_of_yummell_tracks_under_both_policies(cli: Cli) -> None:
+    code, out, err = cli("compare", "--players", "3", "--robust", "--races", "200", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert "policy" in data["varied"]
+    assert {v["figure"] for v in data["verdicts"]} >= {"rounds_mean", "balance"}
+
+
+def test_profile_gives_each_figures_range_across_the_readings(cli: Cli) -> None:
+    argv = ("profile", "husky-oval", "--players", "5", "--robust", "policy", "--races", "300")
+    code, out, err = cli(*argv, "--json")
+    assert code == 0, err
+    spreads = {s["figure"]: s for s in json.loads(out)["spreads"]}
+    rounds = spreads["rounds_mean"]
+    assert rounds["least"] <= rounds["default"] <= rounds["most"]
+    assert rounds["moved_most_by"] == "policy"
+    code, text, _ = cli(*argv)
+    assert "Husky oval: profile under 2 combinations" in text
+    assert "Mean rounds of a race with the players" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--robust", "nope"), "'nope' is not a reading of this game"),
+        (("--robust", "policy", "--policy", "smart"), "--policy fixes the policy"),
+    ],
+)
+def test_a_wrong_robust_run_is_refused_in_one_line(cli: Cli, argv: tuple, said: str) -> None:
+    code, _, err = cli("compare", "--game", "snowtails", "--races", "100", *argv)
+    assert code == 2
+    assert said in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["yummell", "snowtails"])
+def test_readings_lists_each_with_its_default_and_passage(cli: Cli, game: str) -> None:
+    code, out, _ = cli("readings", "--game", game, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["game"] == game and data["policy"]
+    for reading in data["readings"]:
+        assert reading["passage"] and reading["why"] and reading["question"]
+        assert reading["values"][0]["value"] == reading["default"]
+        assert reading["flag"].startswith("--")
+    code, text, _ = cli("readings", "--game", game)
+    assert code == 0 and "Policies (--policy" in text

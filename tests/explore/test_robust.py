@@ -1,0 +1,146 @@
+"""Robustness verdicts on constructed runs whose answer is known, and the variants a run
+takes (trackkit.explore.robust)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.games.toy import registered
+from trackkit.errors import TrackkitError
+from trackkit.explore.robust import (
+    POLICY,
+    RobustRun,
+    Variant,
+    difference,
+    product_of,
+    spreads,
+    varied,
+    verdict,
+    verdicts,
+)
+from trackkit.games.face import Argument, get_face
+from trackkit.games.readings import Reading
+
+BONUS = Reading(
+    Argument("bonus", "", "switch", default=True),
+    (True, False),
+    ("the bonus die may be used in round 1", "not in round 1"),
+    "May the bonus die be used in round 1?",
+    "not forbidden",
+    "B.4",
+    labels=("allowed", "not allowed"),
+)
+TIE = Reading(
+    Argument("tie", "", "choice", choices=("inside", "leftmost")),
+    ("inside", "leftmost"),
+    ("the inside lane leads", "the leftmost lane leads"),
+    "Who leads when level?",
+    "the base game",
+    "page 6",
+)
+VARIANTS = product_of(((BONUS, BONUS.values), (TIE, TIE.values)))
+
+
+def _figures(mean: float, half: float = 0.05) -> dict[str, float]:
+    return {"rounds_mean": mean, "rounds_mean_low": mean - half, "rounds_mean_high": mean + half}
+
+
+def _run(a: list[float], b: list[float], half: float = 0.05) -> RobustRun:
+    """Two tracks' mean rounds under the four variants (bonus × tie)."""
+    values = tuple(
+        {"a": _figures(x, half), "b": _figures(y, half)} for x, y in zip(a, b, strict=True)
+    )
+    return RobustRun(
+        "toy", 3, 1000, 0, (BONUS, TIE), VARIANTS, ("a", "b"), {"a": "A", "b": "B"}, values
+    )
+
+
+def test_the_variants_are_every_combination_with_the_defaults_first() -> None:
+    assert [v.values for v in VARIANTS] == [
+        (("bonus", True), ("tie", "inside")),
+        (("bonus", True), ("tie", "leftmost")),
+        (("bonus", False), ("tie", "inside")),
+        (("bonus", False), ("tie", "leftmost")),
+    ]
+    assert VARIANTS[3].label((BONUS, TIE)) == "bonus not allowed, tie leftmost"
+
+
+def test_a_track_shorter_under_every_reading_holds() -> None:
+    found = verdict(_run([4.0, 4.1, 4.2, 4.0], [5.0, 5.2, 5.1, 4.9]), "rounds_mean", "a", "b")
+    assert found.kind == "holds"
+    assert found.text == "A is shorter than B under all 4 readings"
+    assert found.first == "a"
+
+
+def test_the_reading_that_alone_decides_which_is_shorter_is_named() -> None:
+    # A is shorter when the bonus is allowed, B when it is not, whatever the tie-break
+    found = verdict(_run([4.0, 4.0, 6.0, 6.0], [5.0, 5.0, 5.0, 5.0]), "rounds_mean", "a", "b")
+    assert found.kind == "depends"
+    assert found.decided_by == "bonus"
+    assert "depends on bonus (--no-bonus)" in found.text
+    assert "A under allowed" in found.text and "B under not allowed" in found.text
+
+
+def test_a_flip_no_single_reading_explains_is_put_down_to_the_combination() -> None:
+    # A shorter exactly when the two readings agree (an interaction, no main effect)
+    found = verdict(_run([4.0, 6.0, 6.0, 4.0], [5.0, 5.0, 5.0, 5.0]), "rounds_mean", "a", "b")
+    assert found.kind == "depends" and found.decided_by is None
+    assert "depends on the combination of readings (A under 2, B under 2 of 4)" in found.text
+
+
+def test_a_difference_inside_the_noise_under_some_readings_is_not_called_a_hold() -> None:
+    found = verdict(_run([4.0, 4.0, 5.02, 5.0], [5.0, 5.0, 5.0, 5.0]), "rounds_mean", "a", "b")
+    assert found.kind == "mostly"
+    assert found.text.startswith("A is shorter than B under 2 of 4 readings")
+
+
+def test_two_tracks_alike_under_every_reading_are_not_told_apart() -> None:
+    found = verdict(_run([5.0] * 4, [5.01] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "unclear"
+    assert [v.kind for v in verdicts(_run([5.0] * 4, [5.01] * 4))] == ["unclear"]
+
+
+def test_wide_intervals_tell_nothing_apart() -> None:
+    assert verdict(_run([4.0] * 4, [5.0] * 4, half=1.0), "rounds_mean", "a", "b").kind == "unclear"
+
+
+def test_a_difference_combines_both_intervals() -> None:
+    got = difference(_figures(4.0, 0.3), _figures(5.0, 0.4), "rounds_mean")
+    assert got.value == pytest.approx(-1.0)
+    assert (got.low, got.high) == (pytest.approx(-1.5), pytest.approx(-0.5))
+    assert got.sign == -1
+
+
+def test_a_figure_across_the_readings_gives_its_range_and_the_reading_moving_it() -> None:
+    run = _run([4.0, 4.1, 6.0, 6.1], [5.0] * 4)
+    (spread,) = spreads(run, "a")
+    assert (spread.default, spread.least, spread.most) == (4.0, 4.0, 6.1)
+    assert run.variants[spread.most_at] == Variant((("bonus", False), ("tie", "leftmost")))
+    assert spread.moved_by == "bonus" and spread.moved == pytest.approx(2.0)
+    assert not spread.same_everywhere
+
+
+@pytest.fixture
+def toy_with_readings(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    with registered():
+        monkeypatch.setattr(get_face("toy"), "readings", (BONUS, TIE), raising=False)
+        yield "toy"
+
+
+def test_a_run_varies_every_reading_the_user_did_not_fix(toy_with_readings: str) -> None:
+    names = [getattr(r, "name", r) for r, _ in varied("toy", None)]
+    assert names == ["bonus", "tie"]  # the toy has one policy: not varied
+    names = [getattr(r, "name", r) for r, _ in varied("toy", None, fixed={"tie": "inside"})]
+    assert names == ["bonus"]
+
+
+def test_a_run_varies_the_readings_named_and_refuses_a_fixed_one(toy_with_readings: str) -> None:
+    assert [getattr(r, "name", r) for r, _ in varied("toy", ["tie", POLICY])] == ["tie", POLICY]
+    with pytest.raises(TrackkitError, match="--tie fixes the reading tie"):
+        varied("toy", ["tie"], fixed={"tie": "leftmost"})
+    with pytest.raises(TrackkitError, match="not a reading of this game .its readings: bonus, tie"):
+        varied("toy", ["mud"])
+    with pytest.raises(TrackkitError, match="--policy fixes the policy"):
+        varied("toy", [POLICY], policy_fixed=True)

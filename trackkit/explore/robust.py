@@ -1,0 +1,459 @@
+"""Conclusions that survive the unknowns: a comparison or a profile repeated under every
+combination of a game's readings (:mod:`trackkit.games.readings`) and policies, and what
+holds under all of them.
+
+A **variant** is one value for each reading (and policy) varied. Every track is profiled
+under every variant with the same seed (common random numbers), so a difference between
+two tracks under one variant is not the luck of their draws. For each pair of tracks and
+each compared figure, the difference's 95% interval under each variant decides a sign
+(+, − or "not told apart"), and the verdict says:
+
+- ``holds``: the same sign under every variant ("husky-oval is shorter than chicane under
+  all 16 readings");
+- ``depends``: opposite signs; the reading whose value alone decides the sign is named
+  ("which of the two is fairer depends on the first-round bonus"), else "the combination";
+- ``mostly``: one sign where the two are told apart, and not told apart elsewhere;
+- ``unclear``: not told apart under any variant.
+
+The difference's interval combines the two tracks' intervals as independent ones (the
+square root of the sum of the squared half-widths on each side), which is conservative
+with common random numbers: a verdict that holds, holds at least at 95% per variant.
+
+>>> from trackkit.games.face import Argument
+>>> from trackkit.games.readings import Reading
+>>> bonus = Reading(Argument("bonus", "", "switch", default=True), (True, False),
+...                 ("allowed", "forbidden"), "?", "why", "B.4", labels=("on", "off"))
+>>> [v.label((bonus,)) for v in product_of(((bonus, (True, False)),))]
+['bonus on', 'bonus off']
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from trackkit.errors import TrackkitError
+from trackkit.explore.fairness import reference_tracks
+from trackkit.explore.profile import ProfileSettings, profile_track
+from trackkit.games import get_ruleset
+from trackkit.games.face import get_face
+from trackkit.games.readings import POLICY, Reading, reading_named, readings_of
+from trackkit.limits import ROBUST_RACES
+
+MAX_VARIANTS = 256
+"""The most variants one robustness run takes (pick fewer readings beyond)."""
+
+COMPARED = ("rounds_mean", "balance", "start_balance", "start_spread")
+"""The figures a robust comparison compares, those a game's profiles have: the length,
+and the fairness of the track (its characters', its start group's)."""
+
+Sign = Literal[1, -1, 0]
+Kind = Literal["holds", "depends", "mostly", "unclear"]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One value for each reading varied (and the policy, under :data:`POLICY`)."""
+
+    values: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict(self.values).get(name, default)
+
+    def label(self, readings: Sequence[Reading]) -> str:
+        """The variant in words: ``tie break leftmost, policy smart``."""
+        by_name = {r.name: r for r in readings}
+        words = []
+        for name, value in self.values:
+            reading = by_name.get(name)
+            said = reading.label(value) if reading else str(value)
+            words.append(f"{name.replace('_', ' ')} {said}")
+        return ", ".join(words) or "the defaults"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+def product_of(varied: Sequence[tuple[Reading | str, Sequence[Any]]]) -> tuple[Variant, ...]:
+    """Every combination of the varied values, the first value of each first."""
+    names = [item.name if isinstance(item, Reading) else item for item, _ in varied]
+    return tuple(
+        Variant(tuple(zip(names, combo, strict=True)))
+        for combo in itertools.product(*(values for _, values in varied))
+    )
+
+
+def varied(
+    game: str,
+    picked: Sequence[str] | None,
+    *,
+    fixed: Mapping[str, Any] = {},
+    policy_fixed: bool = False,
+) -> tuple[tuple[Reading | str, tuple[Any, ...]], ...]:
+    """What a robustness run of ``game`` varies: the readings and ``policy`` named in
+    ``picked``, or (None) every reading not ``fixed`` by the user and the policy unless
+    ``policy_fixed``. A name both picked and fixed is refused."""
+    policies = tuple(get_ruleset(game).policies)
+    if picked is None:
+        chosen: list[tuple[Reading | str, tuple[Any, ...]]] = [
+            (r, r.values) for r in readings_of(game) if r.name not in fixed
+        ]
+        if not policy_fixed and len(policies) > 1:
+            chosen.append((POLICY, policies))
+        return tuple(chosen)
+    chosen = []
+    for name in picked:
+        name = name.strip().replace("-", "_")
+        if name == POLICY:
+            if policy_fixed:
+                raise TrackkitError("--policy fixes the policy that --robust would vary")
+            chosen.append((POLICY, policies))
+            continue
+        reading = reading_named(game, name)
+        if reading.name in fixed:
+            raise TrackkitError(
+                f"{reading.option.flag} fixes the reading {reading.name} that --robust "
+                "would vary: give one or the other"
+            )
+        chosen.append((reading, reading.values))
+    return tuple(chosen)
+
+
+@dataclass(frozen=True)
+class RobustRun:
+    """Every track's profile figures under every variant: ``values[v][track]`` is the
+    figures (with ``_low``/``_high`` intervals) of ``track`` under ``variants[v]``."""
+
+    game: str
+    players: int
+    races: int
+    seed: int
+    readings: tuple[Reading, ...]
+    variants: tuple[Variant, ...]
+    tracks: tuple[str, ...]
+    names: dict[str, str]
+    values: tuple[dict[str, dict[str, float]], ...]
+    starts: str = "start slots"  # the game's start group, in words
+    titles: dict[str, str] = field(default_factory=dict)  # each figure's title, as profiled
+
+    def title(self, key: str) -> str:
+        return self.titles.get(key, key)
+
+    def figures(self) -> tuple[str, ...]:
+        """The compared figures every track has under every variant."""
+        return tuple(
+            key
+            for key in COMPARED
+            if all(_finite(by_track[t].get(key)) for by_track in self.values for t in self.tracks)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "races": self.races,
+            "seed": self.seed,
+            "varied": self.variant_names(),
+            "variants": [
+                {
+                    "variant": variant.to_json(),
+                    "label": variant.label(self.readings),
+                    "tracks": {t: by_track[t] for t in self.tracks},
+                }
+                for variant, by_track in zip(self.variants, self.values, strict=True)
+            ],
+        }
+
+    def variant_names(self) -> list[str]:
+        return [name for name, _ in self.variants[0].values] if self.variants else []
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def run_robust(
+    tracks: Mapping[str, Any],
+    game: str,
+    *,
+    players: int,
+    chosen: Mapping[str, Any],
+    policies: tuple[str, ...] | None,
+    content: str | None,
+    varies: Sequence[tuple[Reading | str, Sequence[Any]]],
+    settings: ProfileSettings,
+    progress: Callable[[int, int], None] | None = None,
+) -> RobustRun:
+    """Profile every track of ``tracks`` (key → track) under every combination of
+    ``varies`` (:func:`varied`), the user's ``chosen`` options and ``policies`` (None: the
+    game's first, unless varied) fixed, with ``settings`` (the exact solo figures left
+    out: they measure a solo race under the default rules)."""
+    variants = product_of(varies)
+    if len(variants) > MAX_VARIANTS:
+        raise TrackkitError(
+            f"{len(variants)} combinations of readings; the most is {MAX_VARIANTS}: "
+            "name fewer readings after --robust"
+        )
+    face, ruleset = get_face(game), get_ruleset(game)
+    raced = len(tracks) + len(reference_tracks(ruleset, players))
+    ROBUST_RACES.check(len(variants) * raced * settings.races, "this robustness run")
+    plain = ProfileSettings(races=settings.races, seed=settings.seed, exact=False, characters=False)
+    values: list[dict[str, dict[str, float]]] = []
+    titles: dict[str, str] = {}
+    total, done = len(variants) * len(tracks), 0
+    for variant in variants:
+        readings = {name: value for name, value in variant.values if name != POLICY}
+        policy = variant.get(POLICY)
+        options = face.race_options(
+            players=players,
+            policies=(policy,) if policy else (policies or tuple(ruleset.policies[:1])),
+            content=content,
+            chosen={**chosen, **readings},
+        )
+        by_track = {}
+        for key, track in tracks.items():
+            profile = profile_track(track, plain, options=options)
+            by_track[key] = dict(profile.values)
+            titles.update((figure.key, figure.title) for figure in profile.figures)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        values.append(by_track)
+    return RobustRun(
+        game,
+        players,
+        settings.races,
+        settings.seed,
+        readings_of(game),
+        variants,
+        tuple(tracks),
+        {key: getattr(track, "name", key) for key, track in tracks.items()},
+        tuple(values),
+        _starts(ruleset),
+        titles,
+    )
+
+
+def _starts(ruleset: Any) -> str:
+    """What a game calls its start group, plural (``start slots``)."""
+    spec = getattr(ruleset, "profile_spec", None)
+    noun = getattr(spec, "start_noun", None) or "start slot"
+    return f"{noun}s"
+
+
+# --- verdicts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``a − b`` of one figure under one variant, with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def sign(self) -> Sign:
+        return 1 if self.low > 0 else -1 if self.high < 0 else 0
+
+
+def difference(a: Mapping[str, float], b: Mapping[str, float], key: str) -> Difference:
+    """``a[key] − b[key]`` and its interval, the two intervals taken as independent."""
+    value = a[key] - b[key]
+    below = math.hypot(a[key] - a.get(f"{key}_low", a[key]), b.get(f"{key}_high", b[key]) - b[key])
+    above = math.hypot(a.get(f"{key}_high", a[key]) - a[key], b[key] - b.get(f"{key}_low", b[key]))
+    return Difference(value, value - below, value + above)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one figure says of two tracks across the variants (see the module)."""
+
+    figure: str
+    a: str
+    b: str
+    kind: Kind
+    text: str
+    signs: tuple[int, ...]
+    differences: tuple[Difference, ...]
+    decided_by: str | None = None
+    sides: dict[str, int] = field(default_factory=dict)
+    first: str | None = None  # the track the text names first (its differences: it − other)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "figure": self.figure,
+            "a": self.a,
+            "b": self.b,
+            "kind": self.kind,
+            "text": self.text,
+            "decided_by": self.decided_by,
+            "differences_are": "a - b",
+            "differences": [
+                {"value": d.value, "ci95": [d.low, d.high], "sign": d.sign}
+                for d in self.differences
+            ],
+        }
+
+
+# how each compared figure reads: the word for the track with the better value, and whether
+# higher is better
+WORDS = {
+    "rounds_mean": ("shorter", False),
+    "balance": ("fairer to the characters", True),
+    "start_balance": ("fairer to the {starts}", True),
+    "start_spread": ("more even across its {starts}", False),
+}
+
+
+def deciding_reading(run: RobustRun, signs: Sequence[int]) -> tuple[str, dict[Any, int]] | None:
+    """The reading (or policy) whose value alone decides the sign where the two tracks are
+    told apart: each of its values gives one sign, and not all the same."""
+    names = run.variant_names()
+    for name in names:
+        side: dict[Any, set[int]] = {}
+        for variant, sign in zip(run.variants, signs, strict=True):
+            if sign:
+                side.setdefault(variant.get(name), set()).add(sign)
+        if all(len(s) == 1 for s in side.values()) and len({min(s) for s in side.values()}) > 1:
+            return name, {value: next(iter(s)) for value, s in side.items()}
+    return None
+
+
+def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
+    """What ``key`` says of tracks ``a`` and ``b`` under every variant of ``run``."""
+    diffs = tuple(difference(by_track[a], by_track[b], key) for by_track in run.values)
+    word, higher_better = WORDS.get(key, (f"lower in {key}", False))
+    word = word.format(starts=run.starts)
+    # +1: a is better, -1: b is better
+    signs = tuple(d.sign * (1 if higher_better else -1) for d in diffs)
+    n, na, nb = len(signs), run.names[a], run.names[b]
+    told = [s for s in signs if s]
+    under = "under both readings" if n == 2 else f"under all {n} readings" if n > 2 else ""
+    if not told:
+        text = f"{na} and {nb}: not told apart in {run.title(key).lower()} under any reading"
+        return Verdict(key, a, b, "unclear", text, signs, diffs)
+    if len(set(told)) == 1:
+        best, other = (na, nb) if told[0] > 0 else (nb, na)
+        first = a if told[0] > 0 else b
+        if len(told) == n:
+            text = f"{best} is {word} than {other} {under}".rstrip()
+            return Verdict(key, a, b, "holds", text, signs, diffs, first=first)
+        text = (
+            f"{best} is {word} than {other} under {len(told)} of {n} readings; "
+            "under the others the two are not told apart"
+        )
+        return Verdict(key, a, b, "mostly", text, signs, diffs, first=first)
+    found = deciding_reading(run, signs)
+    if found is None:
+        text = (
+            f"which of {na} and {nb} is {word} depends on the combination of readings "
+            f"({na} under {told.count(1)}, {nb} under {told.count(-1)} of {n})"
+        )
+        return Verdict(key, a, b, "depends", text, signs, diffs, first=a)
+    name, sides = found
+    reading = next((r for r in run.readings if r.name == name), None)
+    parts = []
+    for value, sign in sides.items():
+        said = reading.label(value) if reading else str(value)
+        parts.append(f"{na if sign > 0 else nb} under {said}")
+    text = (
+        f"which of {na} and {nb} is {word} depends on {_reading_title(name, reading)}: "
+        + "; ".join(parts)
+    )
+    return Verdict(key, a, b, "depends", text, signs, diffs, name, dict(sides), first=a)
+
+
+def _reading_title(name: str, reading: Reading | None) -> str:
+    if reading is None:
+        return "the policy" if name == POLICY else name
+    return f"{reading.option.title.lower()} ({reading.option.flag})"
+
+
+def verdicts(run: RobustRun) -> list[Verdict]:
+    """Every compared figure's verdict on every pair of tracks."""
+    found = []
+    for key in run.figures():
+        for a, b in itertools.combinations(run.tracks, 2):
+            found.append(verdict(run, key, a, b))
+    return found
+
+
+# --- one track's figures across the readings ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One figure of one track across the variants: its value under the defaults (the
+    first variant), its least and most with their variants, and the reading whose values
+    move it most (the largest gap between the means over each of its values)."""
+
+    key: str
+    default: float
+    default_low: float
+    default_high: float
+    least: float
+    least_at: int
+    most: float
+    most_at: int
+    moved_by: str | None
+    moved: float
+    same_everywhere: bool
+
+    def to_json(self, run: RobustRun) -> dict[str, Any]:
+        return {
+            "figure": self.key,
+            "default": self.default,
+            "default_ci95": [self.default_low, self.default_high],
+            "least": self.least,
+            "least_under": run.variants[self.least_at].to_json(),
+            "most": self.most,
+            "most_under": run.variants[self.most_at].to_json(),
+            "moved_most_by": self.moved_by,
+            "moved_by_it": self.moved,
+            "overlap_everywhere": self.same_everywhere,
+        }
+
+
+def spreads(run: RobustRun, track: str) -> list[Spread]:
+    """Each sampled figure of ``track`` across the variants of ``run``."""
+    rows = [by_track[track] for by_track in run.values]
+    found = []
+    for key in rows[0]:
+        if key.endswith(("_low", "_high")) or f"{key}_low" not in rows[0]:
+            continue
+        values = [row.get(key, math.nan) for row in rows]
+        if not all(_finite(v) for v in values):
+            continue
+        lows = [row[f"{key}_low"] for row in rows]
+        highs = [row[f"{key}_high"] for row in rows]
+        least = min(range(len(values)), key=values.__getitem__)
+        most = max(range(len(values)), key=values.__getitem__)
+        moved_by, moved = None, 0.0
+        for name in run.variant_names():
+            means: dict[Any, list[float]] = {}
+            for variant, value in zip(run.variants, values, strict=True):
+                means.setdefault(variant.get(name), []).append(value)
+            averages = [sum(v) / len(v) for v in means.values()]
+            gap = max(averages) - min(averages)
+            if gap > moved:
+                moved_by, moved = name, gap
+        found.append(
+            Spread(
+                key,
+                values[0],
+                lows[0],
+                highs[0],
+                values[least],
+                least,
+                values[most],
+                most,
+                moved_by,
+                moved,
+                max(lows) <= min(highs),
+            )
+        )
+    return found
