@@ -16,12 +16,12 @@ from trackkit.explore.robust import (
     difference,
     product_of,
     spreads,
-    varied,
     verdict,
     verdicts,
 )
+from trackkit.games import readings
 from trackkit.games.face import Argument, get_face
-from trackkit.games.readings import Reading
+from trackkit.games.readings import Reading, varied
 
 BONUS = Reading(
     Argument("bonus", "", "switch", default=True),
@@ -40,7 +40,8 @@ TIE = Reading(
     "the base game",
     "page 6",
 )
-VARIANTS = product_of(((BONUS, BONUS.values), (TIE, TIE.values)))
+VARIANTS = product_of(((BONUS.name, BONUS.values), (TIE.name, TIE.values)))
+WORDS = {"bonus": {True: "allowed", False: "not allowed"}}
 
 
 def _figures(mean: float, half: float = 0.05) -> dict[str, float]:
@@ -52,8 +53,18 @@ def _run(a: list[float], b: list[float], half: float = 0.05) -> RobustRun:
     values = tuple(
         {"a": _figures(x, half), "b": _figures(y, half)} for x, y in zip(a, b, strict=True)
     )
+    named = {"bonus": "bonus (--no-bonus)"}
     return RobustRun(
-        "toy", 3, 1000, 0, (BONUS, TIE), VARIANTS, ("a", "b"), {"a": "A", "b": "B"}, values
+        "toy",
+        3,
+        1000,
+        0,
+        VARIANTS,
+        ("a", "b"),
+        {"a": "A", "b": "B"},
+        values,
+        words=WORDS,
+        named=named,
     )
 
 
@@ -64,7 +75,7 @@ def test_the_variants_are_every_combination_with_the_defaults_first() -> None:
         (("bonus", False), ("tie", "inside")),
         (("bonus", False), ("tie", "leftmost")),
     ]
-    assert VARIANTS[3].label((BONUS, TIE)) == "bonus not allowed, tie leftmost"
+    assert VARIANTS[3].label(WORDS) == "bonus not allowed, tie leftmost"
 
 
 def test_a_track_shorter_under_every_reading_holds() -> None:
@@ -130,14 +141,15 @@ def toy_with_readings(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def test_a_run_varies_every_reading_the_user_did_not_fix(toy_with_readings: str) -> None:
-    names = [getattr(r, "name", r) for r, _ in varied("toy", None)]
-    assert names == ["bonus", "tie"]  # the toy has one policy: not varied
-    names = [getattr(r, "name", r) for r, _ in varied("toy", None, fixed={"tie": "inside"})]
-    assert names == ["bonus"]
+    assert varied("toy", None) == (("bonus", (True, False)), ("tie", ("inside", "leftmost")))
+    # (the toy has one policy: not varied)
+    assert [name for name, _ in varied("toy", None, fixed={"tie": "inside"})] == ["bonus"]
+    assert readings.value_words("toy")["bonus"] == {True: "allowed", False: "not allowed"}
+    assert readings.reading_phrases("toy")["bonus"] == "bonus (--no-bonus)"
 
 
 def test_a_run_varies_the_readings_named_and_refuses_a_fixed_one(toy_with_readings: str) -> None:
-    assert [getattr(r, "name", r) for r, _ in varied("toy", ["tie", POLICY])] == ["tie", POLICY]
+    assert [name for name, _ in varied("toy", ["tie", POLICY])] == ["tie", POLICY]
     with pytest.raises(TrackkitError, match="--tie fixes the reading tie"):
         varied("toy", ["tie"], fixed={"tie": "leftmost"})
     with pytest.raises(TrackkitError, match="not a reading of this game .its readings: bonus, tie"):

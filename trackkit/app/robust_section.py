@@ -14,7 +14,8 @@ from trackkit.app.choices import kept
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_tracks
 from trackkit.explore.profile import ProfileSettings
-from trackkit.explore.robust import RobustRun, run_robust, varied, verdicts
+from trackkit.explore.robust import RobustRun, product_of, run_robust, verdicts
+from trackkit.games import readings as game_readings
 from trackkit.games.base import get_ruleset
 from trackkit.games.readings import POLICY, readings_of
 from trackkit.limits import ROBUST_RACES
@@ -64,7 +65,7 @@ def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int
         if not picked:
             st.info("Pick at least one reading to vary.")
             return
-        varies = varied(game, list(picked))
+        varies = game_readings.varied(game, list(picked))
         combinations = 1
         for _, values in varies:
             combinations *= len(values)
@@ -108,15 +109,16 @@ def _run(
         bar.progress(done / total, text=f"{done} of {total} profiles")
 
     try:
+        chosen = dict(getattr(get_ruleset(game), "profile_choices", {}))
         run = run_robust(
             tracks,
             game,
             players=players,
-            chosen=dict(getattr(get_ruleset(game), "profile_choices", {})),
-            policies=None,
-            content=None,
-            varies=varies,
+            variants=product_of(varies),
+            options_for=game_readings.options_for(game, players, None, None, chosen),
             settings=ProfileSettings(races=races, seed=seed),
+            words=game_readings.value_words(game),
+            named=game_readings.reading_phrases(game),
             progress=progress,
         )
     except TrackkitError as error:
@@ -144,7 +146,7 @@ def _show(run: RobustRun, found: list[Any]) -> None:
 def length_by_variant(run: RobustRun) -> Any:
     """Each track's mean rounds with its 95% interval under each combination: one line of
     dots per track, so a crossing shows a conclusion that depends on the reading."""
-    labels = [variant.label(run.readings) for variant in run.variants]
+    labels = [variant.label(run.words) for variant in run.variants]
     figure = go.Figure()
     for track in run.tracks:
         rows = [by_track[track] for by_track in run.values]

@@ -120,26 +120,27 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
     """``compare --robust`` and ``profile --robust``: the tracks profiled under every
     combination of the readings (and policies) varied."""
     from trackkit.explore.profile import PROFILE_RACES, ProfileSettings
-    from trackkit.explore.robust import run_robust, varied, verdicts
+    from trackkit.explore.robust import product_of, run_robust, verdicts
+    from trackkit.games import readings
     from trackkit.report import robust as report
 
     race_options(game, args)  # refuses another game's flag, a wrong player count
     ruleset = get_ruleset(game)
     fixed = chosen_values(get_face(game).options, vars(args))
     picked = None if args.robust == "all" else [n for n in args.robust.split(",") if n.strip()]
-    varies = varied(game, picked, fixed=fixed, policy_fixed=args.policy is not None)
+    varies = readings.varied(game, picked, fixed=fixed, policy_fixed=args.policy is not None)
+    policies = policies_of(args.policy) if args.policy else None
     chosen = {**getattr(ruleset, "profile_choices", {}), **fixed}
-    settings = ProfileSettings(races=args.races or PROFILE_RACES, seed=args.seed)
     with progress_bar(args, None, unit="profile") as update:
         run = run_robust(
             tracks,
             game,
             players=args.players,
-            chosen=chosen,
-            policies=policies_of(args.policy) if args.policy else None,
-            content=args.content,
-            varies=varies,
-            settings=settings,
+            variants=product_of(varies),
+            options_for=readings.options_for(game, args.players, policies, args.content, chosen),
+            settings=ProfileSettings(races=args.races or PROFILE_RACES, seed=args.seed),
+            words=readings.value_words(game),
+            named=readings.reading_phrases(game),
             progress=update,
         )
     if profile:

@@ -19,12 +19,9 @@ The difference's interval combines the two tracks' intervals as independent ones
 square root of the sum of the squared half-widths on each side), which is conservative
 with common random numbers: a verdict that holds, holds at least at 95% per variant.
 
->>> from trackkit.games.face import Argument
->>> from trackkit.games.readings import Reading
->>> bonus = Reading(Argument("bonus", "", "switch", default=True), (True, False),
-...                 ("allowed", "forbidden"), "?", "why", "B.4", labels=("on", "off"))
->>> [v.label((bonus,)) for v in product_of(((bonus, (True, False)),))]
-['bonus on', 'bonus off']
+>>> variants = product_of((("bonus", (True, False)), ("policy", ("greedy", "smart"))))
+>>> [v.label({"bonus": {True: "allowed", False: "not allowed"}}) for v in variants][1:3]
+['bonus allowed, policy smart', 'bonus not allowed, policy greedy']
 """
 
 from __future__ import annotations
@@ -33,15 +30,17 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_tracks
 from trackkit.explore.profile import ProfileSettings, profile_track
 from trackkit.games import get_ruleset
-from trackkit.games.face import get_face
-from trackkit.games.readings import POLICY, Reading, reading_named, readings_of
 from trackkit.limits import ROBUST_RACES
+
+POLICY = "policy"
+"""The name under which a run varies the policy, beside the readings."""
 
 MAX_VARIANTS = 256
 """The most variants one robustness run takes (pick fewer readings beyond)."""
@@ -54,72 +53,39 @@ Sign = Literal[1, -1, 0]
 Kind = Literal["holds", "depends", "mostly", "unclear"]
 
 
+Words = Mapping[str, Mapping[Any, str]]
+"""How the values of each varied name read (``{"bonus": {True: "allowed"}}``)."""
+NO_WORDS: Words = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Variant:
-    """One value for each reading varied (and the policy, under :data:`POLICY`)."""
+    """One value for each reading varied (and the policy, when varied)."""
 
     values: tuple[tuple[str, Any], ...]
 
     def get(self, name: str, default: Any = None) -> Any:
         return dict(self.values).get(name, default)
 
-    def label(self, readings: Sequence[Reading]) -> str:
+    def label(self, words: Words = NO_WORDS) -> str:
         """The variant in words: ``tie break leftmost, policy smart``."""
-        by_name = {r.name: r for r in readings}
-        words = []
-        for name, value in self.values:
-            reading = by_name.get(name)
-            said = reading.label(value) if reading else str(value)
-            words.append(f"{name.replace('_', ' ')} {said}")
-        return ", ".join(words) or "the defaults"
+        said = [
+            f"{name.replace('_', ' ')} {words.get(name, {}).get(value, value)}"
+            for name, value in self.values
+        ]
+        return ", ".join(said) or "the defaults"
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.values)
 
 
-def product_of(varied: Sequence[tuple[Reading | str, Sequence[Any]]]) -> tuple[Variant, ...]:
-    """Every combination of the varied values, the first value of each first."""
-    names = [item.name if isinstance(item, Reading) else item for item, _ in varied]
+def product_of(varied: Sequence[tuple[str, Sequence[Any]]]) -> tuple[Variant, ...]:
+    """Every combination of the varied values (name and values), the first of each first."""
+    names = [name for name, _ in varied]
     return tuple(
         Variant(tuple(zip(names, combo, strict=True)))
         for combo in itertools.product(*(values for _, values in varied))
     )
-
-
-def varied(
-    game: str,
-    picked: Sequence[str] | None,
-    *,
-    fixed: Mapping[str, Any] = {},
-    policy_fixed: bool = False,
-) -> tuple[tuple[Reading | str, tuple[Any, ...]], ...]:
-    """What a robustness run of ``game`` varies: the readings and ``policy`` named in
-    ``picked``, or (None) every reading not ``fixed`` by the user and the policy unless
-    ``policy_fixed``. A name both picked and fixed is refused."""
-    policies = tuple(get_ruleset(game).policies)
-    if picked is None:
-        chosen: list[tuple[Reading | str, tuple[Any, ...]]] = [
-            (r, r.values) for r in readings_of(game) if r.name not in fixed
-        ]
-        if not policy_fixed and len(policies) > 1:
-            chosen.append((POLICY, policies))
-        return tuple(chosen)
-    chosen = []
-    for name in picked:
-        name = name.strip().replace("-", "_")
-        if name == POLICY:
-            if policy_fixed:
-                raise TrackkitError("--policy fixes the policy that --robust would vary")
-            chosen.append((POLICY, policies))
-            continue
-        reading = reading_named(game, name)
-        if reading.name in fixed:
-            raise TrackkitError(
-                f"{reading.option.flag} fixes the reading {reading.name} that --robust "
-                "would vary: give one or the other"
-            )
-        chosen.append((reading, reading.values))
-    return tuple(chosen)
 
 
 @dataclass(frozen=True)
@@ -131,13 +97,14 @@ class RobustRun:
     players: int
     races: int
     seed: int
-    readings: tuple[Reading, ...]
     variants: tuple[Variant, ...]
     tracks: tuple[str, ...]
     names: dict[str, str]
     values: tuple[dict[str, dict[str, float]], ...]
     starts: str = "start slots"  # the game's start group, in words
     titles: dict[str, str] = field(default_factory=dict)  # each figure's title, as profiled
+    words: Words = field(default_factory=dict)  # how each varied value reads
+    named: Mapping[str, str] = field(default_factory=dict)  # each varied name in a phrase
 
     def title(self, key: str) -> str:
         return self.titles.get(key, key)
@@ -160,7 +127,7 @@ class RobustRun:
             "variants": [
                 {
                     "variant": variant.to_json(),
-                    "label": variant.label(self.readings),
+                    "label": variant.label(self.words),
                     "tracks": {t: by_track[t] for t in self.tracks},
                 }
                 for variant, by_track in zip(self.variants, self.values, strict=True)
@@ -180,24 +147,23 @@ def run_robust(
     game: str,
     *,
     players: int,
-    chosen: Mapping[str, Any],
-    policies: tuple[str, ...] | None,
-    content: str | None,
-    varies: Sequence[tuple[Reading | str, Sequence[Any]]],
+    variants: Sequence[Variant],
+    options_for: Callable[[Variant], Any],
     settings: ProfileSettings,
+    words: Words = NO_WORDS,
+    named: Mapping[str, str] = MappingProxyType({}),
     progress: Callable[[int, int], None] | None = None,
 ) -> RobustRun:
-    """Profile every track of ``tracks`` (key → track) under every combination of
-    ``varies`` (:func:`varied`), the user's ``chosen`` options and ``policies`` (None: the
-    game's first, unless varied) fixed, with ``settings`` (the exact solo figures left
-    out: they measure a solo race under the default rules)."""
-    variants = product_of(varies)
+    """Profile every track of ``tracks`` (key → track) under every one of ``variants``,
+    raced with ``options_for(variant)`` (the game's options with the variant's readings),
+    with ``settings`` (the exact solo figures left out: they measure a solo race under the
+    default rules). ``words`` and ``named`` say the variants in words."""
     if len(variants) > MAX_VARIANTS:
         raise TrackkitError(
             f"{len(variants)} combinations of readings; the most is {MAX_VARIANTS}: "
             "name fewer readings after --robust"
         )
-    face, ruleset = get_face(game), get_ruleset(game)
+    ruleset = get_ruleset(game)
     raced = len(tracks) + len(reference_tracks(ruleset, players))
     ROBUST_RACES.check(len(variants) * raced * settings.races, "this robustness run")
     plain = ProfileSettings(races=settings.races, seed=settings.seed, exact=False, characters=False)
@@ -205,14 +171,7 @@ def run_robust(
     titles: dict[str, str] = {}
     total, done = len(variants) * len(tracks), 0
     for variant in variants:
-        readings = {name: value for name, value in variant.values if name != POLICY}
-        policy = variant.get(POLICY)
-        options = face.race_options(
-            players=players,
-            policies=(policy,) if policy else (policies or tuple(ruleset.policies[:1])),
-            content=content,
-            chosen={**chosen, **readings},
-        )
+        options = options_for(variant)
         by_track = {}
         for key, track in tracks.items():
             profile = profile_track(track, plain, options=options)
@@ -227,13 +186,14 @@ def run_robust(
         players,
         settings.races,
         settings.seed,
-        readings_of(game),
-        variants,
+        tuple(variants),
         tuple(tracks),
         {key: getattr(track, "name", key) for key, track in tracks.items()},
         tuple(values),
         _starts(ruleset),
         titles,
+        words,
+        named,
     )
 
 
@@ -355,22 +315,12 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
         )
         return Verdict(key, a, b, "depends", text, signs, diffs, first=a)
     name, sides = found
-    reading = next((r for r in run.readings if r.name == name), None)
-    parts = []
-    for value, sign in sides.items():
-        said = reading.label(value) if reading else str(value)
-        parts.append(f"{na if sign > 0 else nb} under {said}")
-    text = (
-        f"which of {na} and {nb} is {word} depends on {_reading_title(name, reading)}: "
-        + "; ".join(parts)
+    said = run.words.get(name, {})
+    parts = [f"{na if sign > 0 else nb} under {said.get(v, v)}" for v, sign in sides.items()]
+    text = f"which of {na} and {nb} is {word} depends on {run.named.get(name, name)}: " + "; ".join(
+        parts
     )
     return Verdict(key, a, b, "depends", text, signs, diffs, name, dict(sides), first=a)
-
-
-def _reading_title(name: str, reading: Reading | None) -> str:
-    if reading is None:
-        return "the policy" if name == POLICY else name
-    return f"{reading.option.title.lower()} ({reading.option.flag})"
 
 
 def verdicts(run: RobustRun) -> list[Verdict]:

@@ -26,15 +26,18 @@ comparison under every combination of them (:mod:`trackkit.explore.robust`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from trackkit.errors import TrackkitError
+from trackkit.games.base import get_ruleset
 from trackkit.games.face import Argument, get_face
 
 POLICY = "policy"
-"""The name under which a robustness run varies the policy, beside the readings."""
+"""The name under which a robustness run varies the policy, beside the readings (the same
+as :data:`trackkit.explore.robust.POLICY`, which the games may not import)."""
 
 
 @dataclass(frozen=True)
@@ -135,3 +138,77 @@ def each_reading(game: str | None = None) -> Iterator[tuple[Reading, Any]]:
     for reading in readings_of(game):
         for value in reading.values:
             yield reading, value
+
+
+# --- what a robustness run varies, and how it races each combination ---------------------------
+
+
+def varied(
+    game: str,
+    picked: Sequence[str] | None,
+    *,
+    fixed: Mapping[str, Any] = {},
+    policy_fixed: bool = False,
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """What a robustness run of ``game`` varies, each name with its values (the default
+    first): the readings and ``policy`` named in ``picked``, or (None) every reading not
+    ``fixed`` by the user and the policy unless ``policy_fixed``. A name both picked and
+    fixed is refused, as is a name the game does not know."""
+    policies = tuple(get_ruleset(game).policies)
+    if picked is None:
+        chosen = [(r.name, r.values) for r in readings_of(game) if r.name not in fixed]
+        if not policy_fixed and len(policies) > 1:
+            chosen.append((POLICY, policies))
+        return tuple(chosen)
+    chosen = []
+    for name in picked:
+        if name.strip().replace("-", "_") == POLICY:
+            if policy_fixed:
+                raise TrackkitError("--policy fixes the policy that --robust would vary")
+            chosen.append((POLICY, policies))
+            continue
+        reading = reading_named(game, name)
+        if reading.name in fixed:
+            raise TrackkitError(
+                f"{reading.option.flag} fixes the reading {reading.name} that --robust "
+                "would vary: give one or the other"
+            )
+        chosen.append((reading.name, reading.values))
+    return tuple(chosen)
+
+
+def value_words(game: str) -> dict[str, dict[Any, str]]:
+    """How each reading's values read (``{"first_round_bonus": {True: "allowed"…}}``)."""
+    return {r.name: {value: r.label(value) for value in r.values} for r in readings_of(game)}
+
+
+def reading_phrases(game: str) -> dict[str, str]:
+    """Each reading (and the policy) as a verdict names it: ``bonus die in round 1
+    (--no-first-round-bonus)``."""
+    named = {r.name: f"{r.option.title.lower()} ({r.option.flag})" for r in readings_of(game)}
+    return {**named, POLICY: "the policy (--policy)"}
+
+
+def options_for(
+    game: str,
+    players: int,
+    policies: tuple[str, ...] | None,
+    content: str | Path | None,
+    chosen: Mapping[str, Any],
+) -> Callable[[Any], Any]:
+    """The race options of a combination of readings (anything with ``values``, pairs of
+    name and value): ``chosen`` with the combination's readings, its policy if it has one
+    (else ``policies``, else the game's first)."""
+    face, first = get_face(game), tuple(get_ruleset(game).policies[:1])
+
+    def options(variant: Any) -> Any:
+        values = dict(variant.values)
+        policy = values.pop(POLICY, None)
+        return face.race_options(
+            players=players,
+            policies=(policy,) if policy else (policies or first),
+            content=content,
+            chosen={**chosen, **values},
+        )
+
+    return options

@@ -20,13 +20,11 @@ HEADINGS = {
 
 def varied_text(run: RobustRun) -> str:
     """What the run varied, in a line: ``tie_break (inside, leftmost) × policy (…)``."""
-    by_name = {r.name: r for r in run.readings}
     parts = []
     for name in run.variant_names():
         values = list(dict.fromkeys(variant.get(name) for variant in run.variants))
-        reading = by_name.get(name)
-        said = [reading.label(v) if reading else str(v) for v in values]
-        parts.append(f"{name} ({', '.join(said)})")
+        words = run.words.get(name, {})
+        parts.append(f"{name} ({', '.join(str(words.get(v, v)) for v in values)})")
     return " × ".join(parts) or "nothing (the defaults only)"
 
 
@@ -73,7 +71,7 @@ def robust_compare_text(run: RobustRun, found: Sequence[Verdict]) -> str:
     lines += ["", "Mean rounds [95%] under each combination:"]
     width = max(len(run.names[t]) for t in run.tracks)
     for variant, by_track in zip(run.variants, run.values, strict=True):
-        lines.append(f"  {variant.label(run.readings)}")
+        lines.append(f"  {variant.label(run.words)}")
         for track in run.tracks:
             row = by_track[track]
             lines.append(
@@ -103,8 +101,8 @@ def robust_profile_text(run: RobustRun, track: str) -> str:
 
 def _spread_lines(run: RobustRun, spread: Spread) -> list[str]:
     mark = "=" if spread.same_everywhere else "≠"
-    least = run.variants[spread.least_at].label(run.readings)
-    most = run.variants[spread.most_at].label(run.readings)
+    least = run.variants[spread.least_at].label(run.words)
+    most = run.variants[spread.most_at].label(run.words)
     lines = [
         f"{mark} {run.title(spread.key)}",
         f"    defaults {spread.default:.4g} [{spread.default_low:.4g}, {spread.default_high:.4g}]"
