@@ -62,6 +62,13 @@ GLOSSARY: dict[str, str] = {
     "mean placing": "The average finishing place: 1 is first every time.",
     "sweep": "Many legal tracks, each raced and profiled alike (`trackkit sweep`): the "
     "Explore page maps them.",
+    "reading": "One way to read a rule the rulebook leaves open, or a value it does not give "
+    "(may the bonus die be used in round 1? who leads when two sleds are level?). Each game's "
+    "readings are options with a default; `trackkit readings` lists them with the rulebook "
+    "passage each depends on.",
+    "under every reading": "A comparison repeated under every combination of the readings "
+    "(and policies) chosen, with the same seed: a conclusion that holds under all of them "
+    "does not depend on how the open rules are read.",
 }
 
 # a table's column -> the glossary word that explains it
