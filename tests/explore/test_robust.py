@@ -156,3 +156,14 @@ def test_a_run_varies_the_readings_named_and_refuses_a_fixed_one(toy_with_readin
         varied("toy", ["mud"])
     with pytest.raises(TrackkitError, match="--policy fixes the policy"):
         varied("toy", [POLICY], policy_fixed=True)
+
+
+def test_a_flip_sure_at_95_percent_alone_is_not_called_a_dependence() -> None:
+    # under each combination the difference just leaves out 0 (±0.08 against ±0.071), but
+    # not at 95% jointly over the four: luck among four combinations could give such flips
+    found = verdict(_run([4.92, 5.08, 4.92, 5.08], [5.0] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "unclear"
+    assert "it may be luck" in found.text
+    # twice the gap is sure over the four, and the tie-break decides it
+    found = verdict(_run([4.84, 5.16, 4.84, 5.16], [5.0] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "depends" and found.decided_by == "tie"

@@ -10,10 +10,15 @@ each compared figure, the difference's 95% interval under each variant decides a
 
 - ``holds``: the same sign under every variant ("husky-oval is shorter than chicane under
   all 16 readings");
-- ``depends``: opposite signs; the reading whose value alone decides the sign is named
-  ("which of the two is fairer depends on the first-round bonus"), else "the combination";
+- ``depends``: opposite signs, each sure at 95% jointly over the variants (Bonferroni:
+  among many variants, luck alone would flip a sign at 95% each); the reading whose value
+  alone decides the sign is named ("which of the two is fairer depends on the first-round
+  bonus"), else "the combination";
 - ``mostly``: one sign where the two are told apart, and not told apart elsewhere;
-- ``unclear``: not told apart under any variant.
+- ``unclear``: not told apart under any variant, or flipping without being sure of it.
+
+"Holds" needs no such correction: it claims a difference under every variant, and each
+is tested at 95% (an intersection of tests is as sure as its least sure one).
 
 The difference's interval combines the two tracks' intervals as independent ones (the
 square root of the sum of the squared half-widths on each side), which is conservative
@@ -30,6 +35,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -38,6 +44,8 @@ from trackkit.explore.fairness import reference_tracks
 from trackkit.explore.profile import ProfileSettings, profile_track
 from trackkit.games import get_ruleset
 from trackkit.limits import ROBUST_RACES
+
+Z95 = NormalDist().inv_cdf(0.975)
 
 POLICY = "policy"
 """The name under which a run varies the policy, beside the readings."""
@@ -219,6 +227,17 @@ class Difference:
     def sign(self) -> Sign:
         return 1 if self.low > 0 else -1 if self.high < 0 else 0
 
+    def sure_sign(self, variants: int) -> Sign:
+        """The sign where the interval, widened to 95% jointly over ``variants`` (each
+        at 1 − 0.05 / variants, Bonferroni), leaves out 0: a sign that flips between
+        combinations must be this sure, or luck among many combinations would find one."""
+        widen = NormalDist().inv_cdf(1 - 0.025 / max(variants, 1)) / Z95
+        if self.value - widen * (self.value - self.low) > 0:
+            return 1
+        if self.value + widen * (self.high - self.value) < 0:
+            return -1
+        return 0
+
 
 def difference(a: Mapping[str, float], b: Mapping[str, float], key: str) -> Difference:
     """``a[key] − b[key]`` and its interval, the two intervals taken as independent."""
@@ -288,9 +307,11 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
     diffs = tuple(difference(by_track[a], by_track[b], key) for by_track in run.values)
     word, higher_better = WORDS.get(key, (f"lower in {key}", False))
     word = word.format(starts=run.starts)
-    # +1: a is better, -1: b is better
-    signs = tuple(d.sign * (1 if higher_better else -1) for d in diffs)
+    # +1: a is better, -1: b is better; sure: at 95% jointly over the combinations
+    turn = 1 if higher_better else -1
+    signs = tuple(d.sign * turn for d in diffs)
     n, na, nb = len(signs), run.names[a], run.names[b]
+    sure = tuple(d.sure_sign(n) * turn for d in diffs)
     told = [s for s in signs if s]
     under = "under both readings" if n == 2 else f"under all {n} readings" if n > 2 else ""
     if not told:
@@ -307,6 +328,15 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
             "under the others the two are not told apart"
         )
         return Verdict(key, a, b, "mostly", text, signs, diffs, first=first)
+    if len({s for s in sure if s}) < 2:
+        text = (
+            f"{na} and {nb}: {word} {na} under {told.count(1)}, {nb} under "
+            f"{told.count(-1)} of {n} readings, each at 95%; not sure enough over {n} "
+            "combinations to say it flips (it may be luck)"
+        )
+        return Verdict(key, a, b, "unclear", text, signs, diffs, first=a)
+    signs = sure
+    told = [s for s in signs if s]
     found = deciding_reading(run, signs)
     if found is None:
         text = (
