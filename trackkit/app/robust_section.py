@@ -113,7 +113,6 @@ def _run(
         run = run_robust(
             tracks,
             game,
-            players=players,
             variants=product_of(varies),
             options_for=game_readings.options_for(game, players, None, None, chosen),
             settings=ProfileSettings(races=races, seed=seed),

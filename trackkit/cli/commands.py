@@ -135,7 +135,6 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
         run = run_robust(
             tracks,
             game,
-            players=args.players,
             variants=product_of(varies),
             options_for=readings.options_for(game, args.players, policies, args.content, chosen),
             settings=ProfileSettings(races=args.races or PROFILE_RACES, seed=args.seed),

@@ -154,7 +154,6 @@ def run_robust(
     tracks: Mapping[str, Any],
     game: str,
     *,
-    players: int,
     variants: Sequence[Variant],
     options_for: Callable[[Variant], Any],
     settings: ProfileSettings,
@@ -172,6 +171,7 @@ def run_robust(
             "name fewer readings after --robust"
         )
     ruleset = get_ruleset(game)
+    players = options_for(variants[0]).players if variants else 0
     raced = len(tracks) + len(reference_tracks(ruleset, players))
     ROBUST_RACES.check(len(variants) * raced * settings.races, "this robustness run")
     plain = ProfileSettings(races=settings.races, seed=settings.seed, exact=False, characters=False)
