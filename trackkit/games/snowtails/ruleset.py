@@ -218,7 +218,10 @@ class SnowTails:
     def prepare(
         self, track: SnowTrack, options: RaceOptions, *, composed: Course | None = None
     ) -> PreparedCourse:
-        compiled = compile_course(composed if composed is not None else track)
+        # the check composed the course under the default readings: composed again under
+        # the options' own when they differ (compile_course tells)
+        readings = options.course_readings(track)
+        compiled = compile_course(composed if composed is not None else track, readings)
         return PreparedCourse(compiled, tuple(space_name(a) for a in compiled.addresses))
 
     def groups(self, prepared: PreparedCourse, options: RaceOptions) -> tuple[Group, ...]:
