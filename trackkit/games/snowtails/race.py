@@ -175,7 +175,7 @@ class RaceOptions:
         )
         return (
             f"policy {policy}, starting dogs {dogs}, bonus die in round 1 {first}, "
-            f"tight corners {self.tight_corners}, level sleds: {tie}, "
+            f"tight corners {self.tight_corners}, tie-break {tie}, "
             f"repair draw {self.repair_draw}"
         )
 

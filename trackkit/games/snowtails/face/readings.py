@@ -10,7 +10,8 @@ them on the command line and the app draws a widget for each;
 ``repair_draw``).
 
 ``effect`` is what changing the reading was measured to change, with the command that
-measured it (reversed-ridge has two tight corners; 5 sleds, greedy, 4,000 races, seed 1).
+measured it (reversed-ridge has two tight corners and corners turning both ways; 5 sleds,
+greedy and smart, 4,000 races, seed 1).
 
 >>> [reading.name for reading in READINGS]
 ['tight_corners', 'first_round_bonus', 'tie_break', 'repair_draw']
@@ -49,16 +50,17 @@ TIGHT_CORNERS_READING = Reading(
         "continue ahead into the next straight",
     ),
     question="In a tight corner, which lanes lead into the side when followed without drifting?",
-    why="the rulebook's text says that following the lanes of a tight corner leads into a "
-    "collision and that only the bravest take the fast line and drift at the last moment; "
-    "read for every lane, every sled must drift out, which is what makes a tight corner "
-    "tight (the figure, which would settle it, is missing)",
+    why="the text says the green lines followed without drifting lead to collisions (red "
+    "stars, plural) and that only the bravest take the fastest line and drift at the last "
+    "moment: read for every lane, every sled must drift out, which is what makes a tight "
+    "corner tight (the figure, which would settle it, is missing)",
     passage='rulebook G, figure "Tight corners"; SNOWTAILS.md §3.11',
     status="R",
-    effect="reversed-ridge (5 sleds, greedy): 5.45 rounds (95% CI 5.43-5.47) under "
-    "every-lane against 4.37 (4.35-4.39) under outer-lane; start-slot win rates "
-    "[5, 6, 37, 25, 27]% against [23, 14, 13, 18, 32]% (spread 32 against 19 points) "
-    f"({_MEASURED}, --tight-corners outer-lane)",
+    effect="on reversed-ridge (5 sleds, 4,000 races, seed 1) outer-lane shortens the race "
+    "from 5.47 rounds (95% CI 5.45-5.49) to 4.76 (4.74-4.77) under greedy, 4.90 to 4.35 "
+    "under smart, and moves greedy's best start slot from the 3rd (win rates "
+    "[5, 5, 37, 24, 29]%) to the 4th ([12, 7, 22, 40, 19]%), smart's slot spread from 16 "
+    f"to 19 points ({_MEASURED} [--policy smart] --tight-corners outer-lane)",
 )
 
 FIRST_ROUND_BONUS = Reading(
@@ -81,10 +83,11 @@ FIRST_ROUND_BONUS = Reading(
     "it (B.4); the base game's ban on a first-turn bonus is not repeated",
     passage='rulebook B.2, B.4 (box "using the bonus"); SNOWTAILS.md §3.7',
     status="D",
-    effect="reversed-ridge (5 sleds, greedy): 5.45 rounds (95% CI 5.43-5.47) allowed "
-    "against 5.46 (5.44-5.48) not allowed; start-slot win rates [5, 6, 37, 25, 27]% "
-    "against [7, 4, 38, 19, 32]% "
-    f"({_MEASURED}, --no-first-round-bonus)",
+    effect="on reversed-ridge (5 sleds, 4,000 races, seed 1) no bonus in round 1 shortens "
+    "greedy's races from 5.47 rounds (95% CI 5.45-5.49) to 5.24 (5.22-5.26), its slot win "
+    "rates [5, 5, 37, 24, 29]% becoming [3, 6, 23, 30, 37]%, and lengthens smart's from "
+    "4.90 (4.89-4.92) to 5.05 (5.03-5.06), its slot spread falling from 16 to 9 points "
+    f"({_MEASURED} [--policy smart] --no-first-round-bonus)",
 )
 
 TIE_BREAK = Reading(
@@ -111,10 +114,11 @@ TIE_BREAK = Reading(
     "the rulebook's page on race position is missing",
     passage='rulebook B and D ("vedi pagina 6", the missing page); SNOWTAILS.md §3.11',
     status="R",
-    effect="reversed-ridge (5 sleds, greedy): 5.45 rounds (95% CI 5.43-5.47) inside "
-    "against 5.46 (5.44-5.48) leftmost; start-slot win rates [5, 6, 37, 25, 27]% "
-    "against [5, 6, 37, 25, 27]% "
-    f"({_MEASURED}, --tie-break leftmost)",
+    effect="on reversed-ridge (5 sleds, 4,000 races, seed 1) leftmost lengthens greedy's "
+    "races from 5.47 rounds (95% CI 5.45-5.49) to 5.54 (5.51-5.56) and smart's from 4.90 "
+    "to 4.92, the slot spread moving by under 2 points (32 to 31 under greedy, 16 to 16 "
+    "under smart); on husky-oval, whose corners all turn left, it changes nothing "
+    f"({_MEASURED} [--policy smart] --tie-break leftmost)",
 )
 
 REPAIR_DRAW = Reading(
@@ -144,9 +148,10 @@ REPAIR_DRAW = Reading(
     "one turn) changes the least",
     passage='rulebook C, "Collisioni"; SNOWTAILS.md §3.10',
     status="R",
-    effect="no effect under greedy or smart, which never take a 5th collision card: "
-    "reversed-ridge, 5.45 rounds (95% CI 5.43-5.47) under both readings, the same races "
-    f"({_MEASURED}, --repair-draw fresh)",
+    effect="none measured on reversed-ridge (5 sleds, 4,000 races, seed 1): greedy and smart "
+    "took no 5th collision card there, so both readings play the same races (5.47 rounds, "
+    "95% CI 5.45-5.49, under greedy); it matters only to a policy that risks repairs "
+    f"({_MEASURED} [--policy smart] --repair-draw fresh)",
 )
 
 READINGS: tuple[Reading, ...] = (TIGHT_CORNERS_READING, FIRST_ROUND_BONUS, TIE_BREAK, REPAIR_DRAW)
