@@ -5,16 +5,17 @@ dogs of the expert rule (rulebook A.5)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import Cli
 from snowtails_fixtures import BASE, base_data, track_of
 from snowtails_race_fixtures import STRAIGHT, Table, table
 
 from trackkit.errors import TrackkitError
+from trackkit.games.base import get_ruleset
 from trackkit.games.face import get_face
 from trackkit.games.readings import reading_named, readings_of
 from trackkit.games.snowtails.board import AHEAD, EDGE
@@ -33,6 +34,8 @@ from trackkit.games.snowtails.race import (
 )
 from trackkit.games.snowtails.state import STAT_REPAIRS
 from trackkit.games.snowtails.track import Address
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 # A tight corner turning left: lane 5 is its outermost lane, lane 1 its innermost.
 TIGHT_LEFT = [
@@ -139,6 +142,22 @@ def test_a_course_composed_under_other_readings_is_composed_again() -> None:
     engine = prepare(course, _options(tight_corners="outer-lane"))
     assert engine.compiled.course.readings.tight_corners == "outer-lane"
     assert prepare(course, _options()).compiled.course is course
+
+
+def test_a_course_prepared_under_other_readings_counts_collisions_on_the_right_spaces() -> None:
+    """A prepared course kept from other options is raced under the options' readings,
+    and its collisions per space are named as that course names its spaces."""
+    ruleset, track = get_ruleset("snowtails"), load_preset("chicane")
+    leftmost = _options(tie_break="leftmost")
+    kept, fresh = ruleset.prepare(track, _options()), ruleset.prepare(track, leftmost)
+    assert kept.compiled.addresses != fresh.compiled.addresses  # numbered by rank
+    a = ruleset.play_batch(kept, leftmost, 1, 0, 60)
+    b = ruleset.play_batch(fresh, leftmost, 1, 0, 60)
+    assert np.array_equal(a.rounds, b.rounds) and np.array_equal(a.placing, b.placing)
+    for kind in ("side", "tree", "sled"):
+        assert dict(zip(kept.nodes, a.node_counts[kind], strict=True)) == dict(
+            zip(fresh.nodes, b.node_counts[kind], strict=True)
+        )
 
 
 # --- the tie-break: the inside lane, or the leftmost -------------------------------------------

@@ -5,17 +5,19 @@ third. ``trackkit tournament`` reports each board's warnings for its race and pl
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Cli
 from snowtails_fixtures import base_data, track_of
 
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.guidelines import guideline_issues
 from trackkit.games.snowtails.track import SnowTrack
 from trackkit.games.snowtails.validation import validate_track
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
 TAVERN = {"kind": "tavern", "segment": "a", "side": "left", "rows": [1, 2]}
 
