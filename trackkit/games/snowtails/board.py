@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trackkit.games.snowtails.geometry import MOVES, Course, build_course
+from trackkit.games.snowtails.geometry import MOVES, Course, CourseReadings, build_course
 from trackkit.games.snowtails.track import Address, SnowTrack
 
 # step kinds, the columns of Board.move
@@ -96,10 +96,19 @@ class CompiledCourse:
         return self.addresses[int(node)]
 
 
-def compile_course(track_or_course: SnowTrack | Course) -> CompiledCourse:
-    """The arrays of a course (composed from ``track_or_course`` if it is a track)."""
+def compile_course(
+    track_or_course: SnowTrack | Course, readings: CourseReadings | None = None
+) -> CompiledCourse:
+    """The arrays of a course (composed from ``track_or_course`` if it is a track, under
+    ``readings``; a course composed under other readings is composed again)."""
     course = (
-        track_or_course if isinstance(track_or_course, Course) else build_course(track_or_course)
+        track_or_course
+        if isinstance(track_or_course, Course)
+        and (readings is None or track_or_course.readings == readings)
+        else build_course(
+            track_or_course.track if isinstance(track_or_course, Course) else track_or_course,
+            readings,
+        )
     )
     graph = course.graph
     addresses = tuple(sorted(graph.nodes, key=lambda a: (graph.nodes[a]["rank"], a)))

@@ -28,12 +28,14 @@ def hand_count(hand: np.ndarray, collisions: np.ndarray, p: int) -> int:
 
 @no_runtime
 def deal(sleds: Sleds, p: int, setup: Setup, stream: np.ndarray) -> None:
-    """Setup (rulebook A.5): two dogs of the starting value face up, the held-back 5s in
-    the box, the rest shuffled into the draw deck, and a hand drawn."""
+    """Setup (rulebook A.5): two dogs of the starting value face up (the value of the
+    sled's start slot), the held-back 5s in the box, the rest shuffled into the draw deck,
+    and a hand drawn."""
+    start_value = setup.start_values[sleds.slot[p]]
     n = 0
     for value in range(VALUES):
         count = setup.deck_counts[value]
-        if value == setup.start_value:
+        if value == start_value:
             count -= 2
         if value == setup.held_back:
             sleds.boxed[p] = count
@@ -44,8 +46,8 @@ def deal(sleds: Sleds, p: int, setup: Setup, stream: np.ndarray) -> None:
         sleds.hand[p, value] = 0
         sleds.under[p, value] = 0
     sleds.deck_n[p] = n
-    sleds.left[p] = setup.start_value
-    sleds.right[p] = setup.start_value
+    sleds.left[p] = start_value
+    sleds.right[p] = start_value
     sleds.collisions[p] = 0
     shuffle(sleds.deck[p], n, stream)
     draw_up_to(sleds, p, setup.hand_size, stream)
@@ -114,14 +116,20 @@ def discard_dog_card(hand: np.ndarray, under: np.ndarray, p: int, value: int) ->
 
 
 @no_runtime
-def repair(sleds: Sleds, p: int, hand_size: int, stream: np.ndarray) -> None:
+def repair(sleds: Sleds, p: int, hand_size: int, fresh: int, stream: np.ndarray) -> None:
     """A 5th collision card (rulebook C): every collision card is discarded, the hand is
     filled with dog cards, and the sled sits out until it is last at the start of a round.
 
-    The rulebook says "draw 5 new dog cards"; a dog card still in hand is kept and the hand
-    drawn up to 5 [R] (SNOWTAILS.md §3.10).
+    The rulebook says "draw 5 new dog cards". By default (the reading ``repair_draw =
+    "keep"``) a dog card still in hand is kept and the hand drawn up to 5 [R] (SNOWTAILS.md
+    §3.10); with ``fresh`` (``"fresh"``, the literal text) the dog cards in hand are
+    discarded under the dogs first, as a discard is (rulebook B.5), and 5 are drawn.
     """
     sleds.collisions[p] = 0
+    if fresh != 0:
+        for value in range(VALUES):
+            while sleds.hand[p, value] > 0:
+                discard_dog_card(sleds.hand, sleds.under, p, value)
     draw_up_to(sleds, p, hand_size, stream)
     sleds.repairing[p] = 1
 

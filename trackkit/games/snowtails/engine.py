@@ -37,7 +37,8 @@ at once (rulebook C). A race still running after :data:`MAX_ROUNDS` rounds is st
 - the collision-card supply never runs out (4 per sled, 32 in the box);
 - a 5th collision card ends the turn at once: no bonus, no refill other than the
   repair's, and no building effect; the dog cards in hand are kept and the hand drawn up to
-  5 [R]; with 2 players the race ends at once, that sled 2nd [S/D];
+  5 [R] (``RaceOptions.repair_draw = "fresh"``: discarded, and 5 drawn); with 2 players
+  the race ends at once, that sled 2nd [S/D];
 - a repairing sled is released at the start of a round in which it is last; only the last
   sled can be, so two repairing sleds are released one round apart;
 - buildings act on the space the turn ends on, also after a collision [D]: Chapel and
@@ -226,10 +227,10 @@ def buildings_after_refill(
 
 
 @njit(cache=True, inline="always")
-def send_to_repair(race: Race, sleds: Sleds, p: int, hand_size: int) -> None:
+def send_to_repair(race: Race, setup: Setup, sleds: Sleds, p: int) -> None:
     """A 5th collision card (rulebook C): repairs; with 2 players this sled is 2nd and
     the race ends at once."""
-    repair(sleds, p, hand_size, race.stream)
+    repair(sleds, p, setup.hand_size, setup.fresh_repair, race.stream)
     if sleds.node.shape[0] == 2:
         sleds.forced[p] = 2
         sleds.forced[1 - p] = 1
@@ -291,7 +292,7 @@ def play_turn(
     if stop == STOP_NONE and plan[PLAN_BONUS] > 0 and bonus_allowed and sleds.die[p] > 0:
         stop = bonus_move(board, race, sleds, p, min(plan[PLAN_BONUS], sleds.die[p]))
     if stop == STOP_REPAIR:
-        send_to_repair(race, sleds, p, setup.hand_size)
+        send_to_repair(race, setup, sleds, p)
     else:
         buildings_before_refill(board, sleds, p)
         refill(sleds, p, setup.hand_size, race.stream)

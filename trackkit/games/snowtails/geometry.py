@@ -16,10 +16,12 @@ with no space to enter records its blocker on the node (``ahead_blocker``…): `
 lane there, or the side of a tight corner), ``building``, ``marker``, or ``end`` (past the
 last open space).
 
-**Tight corners [R].** The rulebook's figure is missing. trackkit's reconstruction: in a
-tight corner the last space of every lane faces the track side, so ``ahead`` there is an
-``edge`` and a sled leaves the corner only by drifting (rulebook G: following the lanes
-without drifting runs into the side).
+**Tight corners [R].** The rulebook's figure is missing. trackkit's reconstruction (the
+reading ``tight_corners = "every-lane"``, the default): in a tight corner the last space of
+every lane faces the track side, so ``ahead`` there is an ``edge`` and a sled leaves the
+corner only by drifting (rulebook G: following the lanes without drifting runs into the
+side). The reading ``"outer-lane"`` makes only the corner's outermost lane run into the
+side; the lanes further in continue ahead (:class:`CourseReadings`).
 
 **Reversal.** The file gives board addresses (:mod:`.track`). Driving a route reversed
 takes its segments in the opposite order, mirrors the lanes (board lane 1 becomes the
@@ -50,12 +52,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import networkx as nx
 
 from trackkit.errors import shown
-from trackkit.games.snowtails.position import rank_key
+from trackkit.games.snowtails.position import lanes_from_outside, rank_key
 from trackkit.games.snowtails.track import Address, Building, Segment, SnowTrack, Turn
 from trackkit.limits import BOARD_SPACES
 
@@ -64,6 +66,38 @@ Move = Literal["ahead", "drift_left", "drift_right"]
 MOVES: tuple[Move, ...] = ("ahead", "drift_left", "drift_right")
 _LANE_STEP = {"ahead": 0, "drift_left": -1, "drift_right": +1}
 _OTHER_TURN: dict[str, Turn] = {"left": "right", "right": "left"}
+
+TightCorners = Literal["every-lane", "outer-lane"]
+TieBreak = Literal["inside", "leftmost"]
+TIGHT_CORNERS: tuple[TightCorners, ...] = ("every-lane", "outer-lane")
+TIE_BREAKS: tuple[TieBreak, ...] = ("inside", "leftmost")
+_TRACK_TIEBREAK = {"inside": "inside", "left": "leftmost"}  # the track file's words
+
+
+class CourseReadings(NamedTuple):
+    """The readings of the rulebook a course is composed under (the race options'
+    ``tight_corners`` and ``tie_break``, :mod:`.face.readings`): which lanes of a tight
+    corner run into the side, and who leads when two spaces are level (``inside``: the
+    inside lane of this or the next corner; ``leftmost``: lane 1)."""
+
+    tight_corners: TightCorners = "every-lane"
+    tie_break: TieBreak = "inside"
+
+    @classmethod
+    def of(
+        cls, track: SnowTrack, tight_corners: str = "every-lane", tie_break: str | None = None
+    ) -> CourseReadings:
+        """The readings for ``track``: ``tie_break`` None is the track file's own."""
+        chosen = tie_break if tie_break is not None else _TRACK_TIEBREAK[track.tiebreak]
+        return cls(tight_corners, chosen)  # type: ignore[arg-type]
+
+    @property
+    def rank_tiebreak(self) -> str:
+        """The tie-break as :func:`.position.rank_key` takes it."""
+        return "left" if self.tie_break == "leftmost" else "inside"
+
+
+DEFAULT_READINGS = CourseReadings()
 
 
 @dataclass(frozen=True)
@@ -113,6 +147,7 @@ class Course:
     graph: nx.DiGraph
     start_line: Fraction | None
     finish_line: Fraction | None
+    readings: CourseReadings = DEFAULT_READINGS
 
     @property
     def start_spaces(self) -> tuple[Address, ...]:
@@ -269,15 +304,30 @@ class _Lookup:
         segments: tuple[Segment, ...],
         lanes: Mapping[int, tuple[Space, ...]],
         closed: Mapping[Address, Blocker],
+        direction: str = "forward",
+        tight_corners: str = "every-lane",
     ) -> None:
         self.segments = segments
         self.lanes = lanes
         self.backs = {lane: [s.back for s in spaces] for lane, spaces in lanes.items()}
         self.closed = closed
+        self.direction = direction
+        self.every_lane = tight_corners == "every-lane"
+
+    def runs_into_side(self, space: Space) -> bool:
+        """Whether ``ahead`` from ``space`` hits the side of a tight corner [R]: from the
+        last space of every lane, or of the outermost lane only (the reading)."""
+        segment = space.segment
+        if not (segment.tight and space.last_in_segment):
+            return False
+        if self.every_lane:
+            return True
+        turn = _driven_turn(segment, self.direction)
+        return turn is not None and lanes_from_outside(space.lane, segment.lanes, turn) == 1
 
     def target(self, space: Space, kind: Move) -> Address | Blocker:
         """The space a move from ``space`` enters, or what stops it."""
-        if kind == "ahead" and space.segment.tight and space.last_in_segment:
+        if kind == "ahead" and self.runs_into_side(space):
             return "edge"  # a tight corner's lanes run into the side [R]
         lane = space.lane + _LANE_STEP[kind]
         edge = space.front
@@ -361,8 +411,9 @@ def board_spaces(track: SnowTrack) -> int:
     return segments + covered
 
 
-def build_course(track: SnowTrack) -> Course:
-    """Compose ``track`` once: its route, spaces and move graph (see the module docstring).
+def build_course(track: SnowTrack, readings: CourseReadings | None = None) -> Course:
+    """Compose ``track`` once: its route, spaces and move graph (see the module docstring),
+    under ``readings`` (None: the defaults, with the track file's own tie-break).
 
     Never fails on a loaded track within the validation limit: positions off the track
     are ignored here and reported by the validator. A board over the limit
@@ -370,6 +421,7 @@ def build_course(track: SnowTrack) -> Course:
     :class:`~trackkit.limits.CostLimitError`, before any space is listed.
     """
     BOARD_SPACES.check(board_spaces(track), f"the board of {shown(track.source or track.name)}")
+    readings = readings if readings is not None else CourseReadings.of(track)
     route, branches = route_of(track)
     driven = _driven(route, track.direction)
     finish = finish_position(track, driven)
@@ -384,7 +436,7 @@ def build_course(track: SnowTrack) -> Course:
         assert rows is not None
         finish_line = finish[0] + Fraction(finish[1], rows)
 
-    lookup = _Lookup(segments, lanes, closed)
+    lookup = _Lookup(segments, lanes, closed, track.direction, readings.tight_corners)
     triggers = _triggers(track.buildings, spaces, lanes)
     upcoming = _next_corner_turns(segments, track.direction)
     graph = nx.DiGraph()
@@ -402,7 +454,7 @@ def build_course(track: SnowTrack) -> Course:
             attrs[f"{kind}_blocker"] = target if blocked else None
             if not blocked:
                 edges.append((address, target, kind))
-        attrs["rank"] = rank_key(attrs, track.tiebreak)
+        attrs["rank"] = rank_key(attrs, readings.rank_tiebreak)
         graph.add_node(address, **attrs)
     for source, target, kind in edges:
         graph.add_edge(source, target, kind=kind)
@@ -417,6 +469,7 @@ def build_course(track: SnowTrack) -> Course:
         graph=nx.freeze(graph),
         start_line=start_line,
         finish_line=finish_line,
+        readings=readings,
     )
 
 

@@ -1,8 +1,10 @@
 """The rulebook's guidelines for a track, reported as warnings: the track can be raced,
 but goes against advice (SNOWTAILS.md §2.5, "Warnings").
 
-- 2 or 3 buildings per track; Kennels in the first third and the Chapel from halfway on,
-  in a single race (rulebook F).
+- 2 or 3 buildings per track; the Chapel from halfway on (rulebook F).
+- The Kennels: in a single race in the first third; in a tournament anywhere in races 1
+  and 2 and "near the start" in race 3 (rulebook F, SNOWTAILS.md §2.4), which trackkit reads
+  as the first third, as in a single race [R] (the rulebook gives no distance).
 - A first race (``beginner = true``): no buildings (A.3), trees on straights only and not
   next to each other (A.2; "next to" includes diagonals [R]), no tight corners (G).
 - No tree on the start row or beyond the finish line [R].
@@ -18,17 +20,40 @@ from trackkit.games.snowtails.geometry import Course, Space
 from trackkit.games.snowtails.issues import Issue, place_problem, start_row, warning
 from trackkit.games.snowtails.track import Address, Building
 
+TOURNAMENT_RACES = 3  # a tournament is 3 races (rulebook E)
+NEAR_THE_START = Fraction(1, 3)  # race 3's Kennels: "near the start", read as a third [R]
 
-def guideline_issues(course: Course) -> list[Issue]:
-    """Every guideline ``course`` goes against, as warnings."""
+
+def guideline_issues(course: Course, race: int | None = None) -> list[Issue]:
+    """Every guideline ``course`` goes against, as warnings; ``race`` is which race of a
+    tournament it is (1-3), None for a single race."""
+    if race is not None and not 1 <= race <= TOURNAMENT_RACES:
+        raise ValueError(f"a tournament's races are 1 to {TOURNAMENT_RACES}, not {race}")
     return [
-        *_building_guidelines(course),
+        *_building_guidelines(course, race),
         *_tree_guidelines(course),
         *_corner_guidelines(course),
     ]
 
 
-def _building_guidelines(course: Course) -> list[Issue]:
+def _kennels_late(share: Fraction, race: int | None) -> str | None:
+    """Why Kennels beginning ``share`` of the way to the finish go against the guideline
+    for ``race`` (None: a single race), or None when they do not (rulebook F)."""
+    if race is None and share > Fraction(1, 3):
+        return (
+            f"the Kennels begin {float(share):.0%} of the way from the start to the finish; "
+            "in a single race they go in the first third (rulebook F)."
+        )
+    if race == TOURNAMENT_RACES and share > NEAR_THE_START:
+        return (
+            f"the Kennels begin {float(share):.0%} of the way from the start to the finish; "
+            "in the last race of a tournament they go near the start (rulebook F), which "
+            "trackkit reads as the first third [R]."
+        )
+    return None  # races 1 and 2 of a tournament: anywhere
+
+
+def _building_guidelines(course: Course, race: int | None) -> list[Issue]:
     track = course.track
     kinds = {b.kind for b in track.buildings}
     issues = []
@@ -54,15 +79,9 @@ def _building_guidelines(course: Course) -> list[Issue]:
         share = _share_of_race(course, building)
         if share is None:
             continue
-        if building.kind == "kennels" and share > Fraction(1, 3):
-            issues.append(
-                warning(
-                    "kennels-late",
-                    f"the Kennels begin {float(share):.0%} of the way from the start to the "
-                    "finish; in a single race they go in the first third (rulebook F).",
-                    f"buildings[{index}]",
-                )
-            )
+        late = _kennels_late(share, race) if building.kind == "kennels" else None
+        if late is not None:
+            issues.append(warning("kennels-late", late, f"buildings[{index}]"))
         if building.kind == "chapel" and share < Fraction(1, 2):
             issues.append(
                 warning(

@@ -35,7 +35,7 @@ from trackkit.games.snowtails.engine import (
     play_batch,
     play_tournament_batch,
 )
-from trackkit.games.snowtails.geometry import Course
+from trackkit.games.snowtails.geometry import TIE_BREAKS, TIGHT_CORNERS, Course, CourseReadings
 from trackkit.games.snowtails.movement import STOP_NAMES
 from trackkit.games.snowtails.policies import POLICIES
 from trackkit.games.snowtails.rules import PLAY_NAMES, schedule_text, valid_starting_pair
@@ -72,23 +72,39 @@ STAT_NAMES = {
 }
 
 
+REPAIR_DRAWS = ("keep", "fresh")
+_TIE_BREAK_WORDS = {"inside": "inside lane", "leftmost": "leftmost lane"}
+
+
 @dataclass(frozen=True)
 class RaceOptions:
     """How a race is played.
 
     ``policy`` is one name for every sled or one per sled (:data:`.policies.POLICIES`);
     ``starting_value`` the value of the two starting dogs (None: the deck file's pair,
-    2/2; the expert rule allows any value 1-4, rulebook A.5); ``bonus_first_round``
-    allows the bonus die in round 1 (not forbidden by the rulebook, SNOWTAILS.md §3.7);
-    ``deck`` is a deck read from a user's own file (None: the bundled ``deck.toml``), and
-    ``components`` a content folder's ``components.toml`` (None: the bundled one), which
-    the check before a race counts the track's trees, markers and buildings against.
+    2/2; the expert rule allows any value 1-4, rulebook A.5), one value for every sled or
+    one per start slot, the sled that starts first first (the start order is drawn at
+    random for each race, so a value per slot is what a race can be given, and what the
+    figures per start slot measure); ``bonus_first_round`` allows the bonus die in round 1
+    (not forbidden by the rulebook, SNOWTAILS.md §3.7); ``deck`` is a deck read from a
+    user's own file (None: the bundled ``deck.toml``), and ``components`` a content
+    folder's ``components.toml`` (None: the bundled one), which the check before a race
+    counts the track's trees, markers and buildings against.
+
+    The readings of the rulebook (:mod:`.face.readings`): ``tight_corners`` which lanes of a
+    tight corner run into the side (``every-lane`` or ``outer-lane``); ``tie_break`` who
+    leads when two sleds are level (``inside`` or ``leftmost``; None: the track file's
+    own ``tiebreak``); ``repair_draw`` what a repair does with the dog cards in hand
+    (``keep`` them and draw up to 5, or discard them and draw 5 ``fresh``).
     """
 
     players: int = 5
     policy: str | tuple[str, ...] = "greedy"
-    starting_value: int | None = None
+    starting_value: int | tuple[int, ...] | None = None
     bonus_first_round: bool = True
+    tight_corners: str = "every-lane"
+    tie_break: str | None = None
+    repair_draw: str = "keep"
     deck: Deck | None = field(default=None, compare=False)
     components: Components | None = field(default=None, compare=False)
 
@@ -96,6 +112,19 @@ class RaceOptions:
         if isinstance(self.policy, str):
             return (self.policy,) * self.players
         return tuple(self.policy)
+
+    def starting_values(self, deck: Deck | None = None) -> tuple[int, ...]:
+        """Both starting dogs' value for each start slot, the first to start first."""
+        value = self.starting_value
+        if value is None:
+            value = (deck if deck is not None else self.the_deck()).starting_pair[0]
+        if isinstance(value, int):
+            return (value,) * self.players
+        return tuple(value)
+
+    def course_readings(self, track: SnowTrack) -> CourseReadings:
+        """The readings ``track``'s course is composed under for these races."""
+        return CourseReadings.of(track, self.tight_corners, self.tie_break)
 
     @property
     def ruleset(self) -> Any:
@@ -113,17 +142,18 @@ class RaceOptions:
         return SnowContent(self.the_deck(), components)
 
     def summary(self) -> dict[str, Any]:
-        """The options as a simulation's report gives them."""
+        """The options as a simulation's report gives them (``tie_break`` None: the track
+        file's own)."""
         names = self.policies()
+        values = self.starting_values()
         return {
             "game": "snowtails",
             "policy": names[0] if len(set(names)) == 1 else list(names),
-            "starting_value": (
-                self.starting_value
-                if self.starting_value is not None
-                else self.the_deck().starting_pair[0]
-            ),
+            "starting_value": values[0] if len(set(values)) == 1 else list(values),
             "bonus_first_round": self.bonus_first_round,
+            "tight_corners": self.tight_corners,
+            "tie_break": self.tie_break,
+            "repair_draw": self.repair_draw,
         }
 
     def describe(self) -> str:
@@ -132,8 +162,22 @@ class RaceOptions:
         policy = summary["policy"]
         policy = policy if isinstance(policy, str) else ",".join(policy)
         value = summary["starting_value"]
+        dogs = (
+            f"{value}+{value}"
+            if isinstance(value, int)
+            else "by start slot " + ", ".join(f"{v}+{v}" for v in value)
+        )
         first = "allowed" if self.bonus_first_round else "not allowed"
-        return f"policy {policy}, starting dogs {value}+{value}, bonus die in round 1 {first}"
+        tie = (
+            _TIE_BREAK_WORDS.get(self.tie_break, str(self.tie_break))
+            if self.tie_break is not None
+            else "the track's own"
+        )
+        return (
+            f"policy {policy}, starting dogs {dogs}, bonus die in round 1 {first}, "
+            f"tight corners {self.tight_corners}, tie-break {tie}, "
+            f"repair draw {self.repair_draw}"
+        )
 
     def check(self, deck: Deck) -> None:
         """Raise :class:`TrackkitError` with the fix when the options cannot be played."""
@@ -152,8 +196,16 @@ class RaceOptions:
             raise TrackkitError(
                 f"unknown policy {unknown[0]!r}; the policies are {', '.join(POLICIES)}"
             )
-        value = self.starting_value
-        if value is not None:
+        self._check_readings()
+        if self.starting_value is None:
+            return
+        values = self.starting_values(deck)
+        if len(values) != self.players:
+            raise TrackkitError(
+                f"give the starting dogs' value for every sled or one per sled: "
+                f"{self.players} sleds, {len(values)} values"
+            )
+        for value in values:
             if not valid_starting_pair(value, value) or value == deck.held_back_value:
                 raise TrackkitError(
                     f"the starting dogs are two cards of one value from 1 to 4 "
@@ -162,18 +214,31 @@ class RaceOptions:
             if dict(deck.counts).get(value, 0) < 2:
                 raise TrackkitError(f"the deck holds fewer than two cards of value {value}")
 
+    def _check_readings(self) -> None:
+        for name, value, allowed in (
+            ("tight_corners", self.tight_corners, TIGHT_CORNERS),
+            ("tie_break", self.tie_break, (None, *TIE_BREAKS)),
+            ("repair_draw", self.repair_draw, REPAIR_DRAWS),
+        ):
+            if value not in allowed:
+                words = ", ".join(str(a) for a in allowed if a is not None)
+                raise TrackkitError(f"{name} is one of {words}, not {value!r}")
+
 
 def make_setup(options: RaceOptions, deck: Deck) -> Setup:
     counts = np.zeros(VALUES, dtype=np.int64)
     for value, count in deck.counts:
         counts[value] = count
-    start = options.starting_value if options.starting_value is not None else deck.starting_pair[0]
+    start = np.full(MAX_PLAYERS, deck.starting_pair[0], dtype=np.int64)
+    values = options.starting_values(deck)
+    start[: len(values)] = values
     return Setup(
         deck_counts=counts,
         hand_size=deck.hand_size,
-        start_value=start,
+        start_values=start,
         held_back=deck.held_back_value,
         bonus_first_round=1 if options.bonus_first_round else 0,
+        fresh_repair=1 if options.repair_draw == "fresh" else 0,
     )
 
 
@@ -209,6 +274,9 @@ def prepare(
         compiled = race_ready(track, options).compiled
     else:  # composed already by the caller (the ruleset's batches, the engine's tests)
         compiled = track if isinstance(track, CompiledCourse) else compile_course(track)
+    wanted = options.course_readings(compiled.course.track)
+    if compiled.course.readings != wanted:  # composed (or kept) under other readings
+        compiled = compile_course(compiled.course.track, wanted)
     if compiled.board.start.shape[0] == 0:
         raise TrackkitError(f"{compiled.course.track.name}: the track has no start row")
     sleds = new_sleds(options.players, deck.size)

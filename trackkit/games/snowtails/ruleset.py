@@ -81,6 +81,12 @@ def play_batch(
     from trackkit.games.snowtails.state import HIT_SIDE, HIT_SLED, HIT_TREE
 
     result = simulate(prepared.compiled, options, races, seed, batch)
+    hits = result.node_hits
+    if result.addresses != prepared.compiled.addresses:
+        # raced on the course composed again under the options' readings (a course kept
+        # from other options): its spaces numbered as ``prepared`` names them
+        number = {address: i for i, address in enumerate(result.addresses)}
+        hits = hits[[number[address] for address in prepared.compiled.addresses]]
     stat = result.stats
     used = stat[..., STAT_NAMES["buildings"]]
     tallies = {
@@ -101,9 +107,9 @@ def play_batch(
         placing=result.placing,
         groups={"slot": result.slot, "policy": policy},
         node_counts={
-            "side": result.node_hits[:, HIT_SIDE].copy(),
-            "tree": result.node_hits[:, HIT_TREE].copy(),
-            "sled": result.node_hits[:, HIT_SLED].copy(),
+            "side": hits[:, HIT_SIDE].copy(),
+            "tree": hits[:, HIT_TREE].copy(),
+            "sled": hits[:, HIT_SLED].copy(),
         },
         tallies=tallies,
     )
@@ -218,7 +224,10 @@ class SnowTails:
     def prepare(
         self, track: SnowTrack, options: RaceOptions, *, composed: Course | None = None
     ) -> PreparedCourse:
-        compiled = compile_course(composed if composed is not None else track)
+        # the check composed the course under the default readings: composed again under
+        # the options' own when they differ (compile_course tells)
+        readings = options.course_readings(track)
+        compiled = compile_course(composed if composed is not None else track, readings)
         return PreparedCourse(compiled, tuple(space_name(a) for a in compiled.addresses))
 
     def groups(self, prepared: PreparedCourse, options: RaceOptions) -> tuple[Group, ...]:

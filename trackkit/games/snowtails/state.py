@@ -74,9 +74,10 @@ class Setup(NamedTuple):
 
     deck_counts: np.ndarray  # (VALUES,) cards of each value in one colour's deck
     hand_size: int  # 5 (rulebook B.5)
-    start_value: int  # the value of the two starting dogs: 2, or the expert choice
+    start_values: np.ndarray  # (MAX_PLAYERS,) both starting dogs' value, by start slot
     held_back: int  # the value whose cards start in the box: 5
     bonus_first_round: int  # 1: the bonus die may be used in round 1 (SNOWTAILS.md §3.7)
+    fresh_repair: int  # 1: a repair discards the dog cards in hand too (SNOWTAILS.md §3.10)
 
 
 class Sleds(NamedTuple):
@@ -259,9 +260,10 @@ def unmanaged_state(
         Setup(
             u(setup.deck_counts),
             setup.hand_size,
-            setup.start_value,
+            u(setup.start_values),
             setup.held_back,
             setup.bonus_first_round,
+            setup.fresh_repair,
         ),
         Race(
             u(race.trees),

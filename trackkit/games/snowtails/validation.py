@@ -56,11 +56,15 @@ MAX_LISTED = 8
 
 
 def validate_track(
-    track: SnowTrack, course: Course | None = None, components: Components | None = None
+    track: SnowTrack,
+    course: Course | None = None,
+    components: Components | None = None,
+    race: int | None = None,
 ) -> Validation:
     """Check ``track`` (composed as ``course``, if the caller has it) against the
     rulebook's track rules and guidelines; ``components`` gives the box's counts
-    (default: the bundled ``components.toml``)."""
+    (default: the bundled ``components.toml``); ``race`` is which race of a tournament the
+    track is for (1-3, whose guidelines differ), None for a single race."""
     course = course if course is not None else build_course(track)
     components = components if components is not None else load_components()
     issues = [
@@ -72,7 +76,7 @@ def validate_track(
         *tree_issues(course, components),
         *building_issues(course, components),
         *marker_issues(course, components),
-        *guideline_issues(course),
+        *guideline_issues(course, race),
     ]
     issues.sort(key=lambda i: i.level != "error")  # stable: errors first, in check order
     return Validation(track.source, tuple(issues))

@@ -3,37 +3,55 @@ the shared command line and app read them (:class:`trackkit.games.face.Face`).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
 from trackkit.games.face import Argument, Command, Look, Page, Shown
+from trackkit.games.readings import reading_options
+from trackkit.games.snowtails.face.readings import (
+    FIRST_ROUND_BONUS,
+    READINGS,
+    REPAIR_DRAW,
+    TIGHT_CORNERS_READING,
+)
 from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.track import SnowTrack
 
-OPTIONS = (
-    Argument(
-        "starting_dogs",
-        "the value of both starting dogs (default: the deck's, 2)",
-        "int",
-        low=1,
-        high=4,
-        metavar="1-4",
-        rule="the starting dogs are valued {low} to {high} (rulebook A.5)",
-        offered=(2, 1, 3, 4),
-        app_help="2 + 2 in the rulebook; the expert rule lets players agree another value (A.5)",
-    ),
-    Argument(
-        "first_round_bonus",
-        "no bonus die in round 1",
-        "switch",
-        default=True,
-        label="Bonus die in round 1",
-        app_help="The bonus die may be used from round 1; off: from round 2",
-    ),
+
+def starting_dogs(text: str) -> int | tuple[int, ...]:
+    """``--starting-dogs`` as typed: one value (``2``) for every sled, or one per sled in
+    start order (``2,3,1,4,2``), each 1 to 4 (rulebook A.5); ``ValueError`` says why not.
+
+    >>> starting_dogs("3"), starting_dogs("2, 3,1")
+    (3, (2, 3, 1))
+    """
+    values = []
+    for part in text.split(","):
+        word = part.strip()
+        if not word.isdigit() or not 1 <= int(word) <= 4:
+            raise ValueError(
+                f"the starting dogs are valued 1 to 4, one value or one per sled separated "
+                f"by commas (rulebook A.5), not {text!r}"
+            )
+        values.append(int(word))
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+STARTING_DOGS = Argument(
+    "starting_dogs",
+    "the value of both starting dogs, 1-4 (default: the deck's, 2): one for every sled, or "
+    "one per sled in start order, the sled that starts first first (2,3,1,4,2; rulebook A.5)",
+    "text",
+    parse=starting_dogs,
+    metavar="1-4[,…]",
+    offered=(2, 1, 3, 4),
+    label="Starting dogs",
+    app_help="2 + 2 in the rulebook; the expert rule lets players agree another value (A.5)",
 )
+OPTIONS = (STARTING_DOGS,)
 LOOK = Look(
     address="snow-",
     name="Snow Tails",
@@ -59,20 +77,36 @@ LOOK = Look(
 )
 
 
+def tournament_warnings(tracks: Sequence[SnowTrack], options: RaceOptions) -> list[dict[str, Any]]:
+    """The guidelines each track of a tournament goes against for its race (the Kennels'
+    differ by race, rulebook F), as ``{"race", "track", **issue}``; a track with an error
+    is refused with a :class:`TrackkitError` naming it and its first problem."""
+    from trackkit.games.snowtails.validation import validate_track
+
+    found = []
+    components = options.content.components
+    for race, track in enumerate(tracks, start=1):
+        validation = validate_track(track, components=components, race=race)
+        if validation.errors:
+            raise TrackkitError(f"{shown(track.name)}: {validation.errors[0]}")
+        found += [
+            {"race": race, "track": track.name, **issue.to_json()} for issue in validation.warnings
+        ]
+    return found
+
+
 def _tournament(values: Mapping[str, Any]) -> Shown:
     from trackkit.games.snowtails.face.texts import tournament_summary, tournament_text
     from trackkit.games.snowtails.race import play_tournaments
 
-    tracks = values["track"]
-    for track in tracks:  # each of Snow Tails (the command line read them for this game)
-        check = get_ruleset("snowtails").check_track(track)
-        if check.problems:
-            raise TrackkitError(f"{shown(track.name)}: {check.problems[0]}")
+    tracks = values["track"]  # each of Snow Tails (the command line read them for this game)
     options = values["options"]
+    warnings = tournament_warnings(tracks, options)  # they do not stop the tournament
     batch = play_tournaments(tracks, options, values["tournaments"], seed=values["seed"])
     data = tournament_summary(
         batch, [t.name for t in tracks], players=options.players, seed=values["seed"]
     )
+    data["warnings"] = warnings
     return Shown(data, tournament_text(data))
 
 
@@ -101,7 +135,8 @@ COMMANDS = (
 class SnowTailsFace:
     """What Snow Tails shows (see :class:`trackkit.games.face.Face`)."""
 
-    options = OPTIONS
+    options = OPTIONS + reading_options(READINGS)
+    readings = READINGS
     commands = COMMANDS
     look = LOOK
 
@@ -117,7 +152,10 @@ class SnowTailsFace:
             players=players,
             policy=policies[0] if len(policies) == 1 else policies,
             starting_value=chosen.get("starting_dogs"),
-            bonus_first_round=chosen.get("first_round_bonus", True),
+            tight_corners=chosen.get("tight_corners", TIGHT_CORNERS_READING.default),
+            bonus_first_round=chosen.get("first_round_bonus", FIRST_ROUND_BONUS.default),
+            tie_break=chosen.get("tie_break"),  # none chosen: the track file's own
+            repair_draw=chosen.get("repair_draw", REPAIR_DRAW.default),
             deck=loaded.deck,
             components=loaded.components,
         )

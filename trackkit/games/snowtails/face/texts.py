@@ -297,4 +297,11 @@ def tournament_text(data: dict[str, Any]) -> str:
         lines.append(
             f"  {row['slot']:<20} {100 * row['champion_share']:>8.1f}% {row['mean_points']:>12.2f}"
         )
+    warnings = data.get("warnings", ())
+    if warnings:
+        lines.append("Guidelines (warnings, the tournament was played):")
+        lines += [
+            f"  race {w['race']} ({shown(w['track'])}): [{w['code']}] {w['message']}"
+            for w in warnings
+        ]
     return "\n".join(lines)
