@@ -97,7 +97,8 @@ TIE_BREAK = Reading(
         "corner) or leftmost (default: the track file's tiebreak, inside)",
         "choice",
         choices=TIE_BREAKS,
-        offered=TIE_BREAKS,
+        offered=(None, *TIE_BREAKS),  # the app: the track file's own, unless the user picks
+        words=((None, "the track's own (tiebreak in its file)"),),
         label="Level sleds",
         app_help="Page 6 (race position) is missing. inside: the inside lane of the corner "
         "the sleds are in, or of the next one; leftmost: the leftmost lane always",
