@@ -114,7 +114,7 @@ def play_batch(
         players,
         deck,
         tally,
-        Tables(content.cards, content.characters, content.advantages),
+        Tables(content.cards, content.characters, content.advantages, options.rule_codes()),
         Setup(
             characters=options.character_indices(),
             advantages=options.advantage_indices(),
@@ -278,6 +278,12 @@ class Yummell:
         from trackkit.games.yummell.exact import exact_paths
 
         return exact_paths(track, **choices)
+
+    def exact_rules(self, options: RaceOptions | None) -> dict[str, str]:
+        """The readings of ``options`` the exact solver is given: those that can change a
+        solo race (a challenge won next to the finish; the crowding and what "advanced"
+        asks of a move cannot, and the deck is the solver's own, the infinite one)."""
+        return {} if options is None else {"challenge_finish": options.challenge_finish}
 
     def greedy_path(self, prepared: RaceBoard) -> str:
         """The start path a greedy racer takes (the lowest total MP): ``exact_solo``'s."""

@@ -96,7 +96,7 @@ def solve_track(track: Track, options: RaceOptions) -> Solved:
     graph = board.composed.graph
     terrains = [graph.nodes[s]["terrain"] for s in route]
     details: dict[str, Any] = {}
-    exact = exact_figures(options.ruleset, track, board, True, details, options.content)
+    exact = exact_figures(options.ruleset, track, board, True, details, options.content, options)
     return Solved(
         squares=len(route),
         mp=route_cost(board.composed, list(route)),
