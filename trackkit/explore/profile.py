@@ -329,7 +329,11 @@ def profile_track(
         values |= {"exact_rounds": math.nan, "path_spread": math.nan}
         values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
-    if settings.exact and ruleset.exact_solo is not None:
+    # a reading of the races' the exact solver cannot take leaves its figures out, said why
+    refused = getattr(ruleset, "exact_refusal", lambda options: None)(options)
+    if refused and settings.exact:
+        details["exact_left_out"] = refused
+    elif settings.exact and ruleset.exact_solo is not None:
         content = getattr(options, "content", None)
         values.update(
             exact_figures(ruleset, track, result.board, characters, details, content, options)

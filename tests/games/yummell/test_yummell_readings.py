@@ -18,7 +18,7 @@ from trackkit.explore.profile import exact_figures
 from trackkit.games import get_ruleset
 from trackkit.games.face import get_face
 from trackkit.games.readings import readings_of
-from trackkit.games.yummell.content import ARTEFACT, CREATURE, Effect
+from trackkit.games.yummell.content import ADV_EFFECT, ARTEFACT, CREATURE, Effect, load_content
 from trackkit.games.yummell.exact import exact_paths, exact_solo
 from trackkit.games.yummell.face.readings import READINGS
 from trackkit.games.yummell.movement import furthest
@@ -28,12 +28,14 @@ from trackkit.games.yummell.setup import RULE_READINGS, RaceOptions, race_board
 from trackkit.games.yummell.state import (
     RULE_CHALLENGE_FINISH,
     RULE_CROWDING,
+    RULE_DRAW_TWO,
     RULE_ENCOUNTER,
+    RULE_TOLL,
     RULES,
     Tables,
     start_race,
 )
-from trackkit.games.yummell.turn import encounter, take_turn
+from trackkit.games.yummell.turn import encounter, prepare, take_turn
 from trackkit.sim.montecarlo import simulate
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -98,10 +100,18 @@ def test_every_reading_is_an_option_of_the_face_once_with_its_default_first() ->
 
 
 def test_the_engine_codes_follow_the_rule_columns() -> None:
-    assert list(RULE_READINGS) == ["crowding", "encounter_when", "challenge_finish"]
-    assert (RULE_CROWDING, RULE_ENCOUNTER, RULE_CHALLENGE_FINISH, RULES) == (0, 1, 2, 3)
-    assert rules().tolist() == [0, 0, 0]
-    assert rules(crowding="end", challenge_finish="stays").tolist() == [1, 0, 1]
+    columns = (RULE_CROWDING, RULE_ENCOUNTER, RULE_CHALLENGE_FINISH, RULE_TOLL, RULE_DRAW_TWO)
+    assert list(RULE_READINGS) == [
+        "crowding",
+        "encounter_when",
+        "challenge_finish",
+        "troll_toll",
+        "draw_two",
+    ]
+    assert columns == tuple(range(RULES))
+    assert rules().tolist() == [0] * RULES
+    assert rules(crowding="end", challenge_finish="stays").tolist() == [1, 0, 1, 0, 0]
+    assert rules(troll_toll="entering", draw_two="instead").tolist() == [0, 0, 0, 1, 1]
 
 
 def test_a_reading_the_game_does_not_have_is_refused() -> None:
@@ -197,6 +207,49 @@ def test_a_challenge_won_elsewhere_advances_under_either_reading() -> None:
         assert players.pos[0] == 2
 
 
+# --- troll_toll: when getting past the Troll costs its extra MP ---------------------------
+
+
+def test_the_trolls_toll_is_paid_on_leaving_or_on_entering_its_square() -> None:
+    board, players, _, tally, characters, advantages = _state("PPPPPP", 2)
+    players.toll[1] = 1  # character 1 is a Troll
+    stand(board, players, tally, 0, 0)
+    stand(board, players, tally, 1, 1)
+
+    def reach(mp: int, **chosen: str) -> int:
+        tables = Tables(CARDS, characters, advantages, rules(**chosen))
+        return furthest(board, players, tally, tables, 0, 0, 0, mp)
+
+    # stopping beside the Troll: 1 + 1 for company, and the toll only when entering
+    assert reach(2) == 1 and reach(2, troll_toll="entering") == 0
+    assert reach(3, troll_toll="entering") == 1
+    # getting past it costs the toll once under either reading
+    assert reach(4) == 2 and reach(4, troll_toll="entering") == 2
+    assert reach(3) == 1
+
+
+# --- draw_two: draw-two-keep-one and the Preparation draw --------------------------------
+
+
+@pytest.mark.parametrize(("reading", "drawn"), [("extra", 2), ("instead", 1)])
+def test_draw_two_keep_one_on_top_of_or_instead_of_the_preparation_draw(
+    reading: str, drawn: int
+) -> None:
+    _, players, deck, tally, characters, advantages = _state("PPPPPP", 2)
+    advantages[0] = advantage(Effect.DRAW_TWO_KEEP_ONE)
+    players.hand[0, :2], players.hand_n[0] = [number(1), number(1)], 2
+    players.hand[1, :2], players.hand_n[1] = [number(1), number(1)], 2
+    _pile(deck, *(number(n) for n in (3, 5, 7, 2, 4, 6)))
+    start_race(tally.dice, np.uint64(0))
+    tables = Tables(CARDS, characters, advantages, rules(draw_two=reading))
+    prepare(0, players, deck, tally, tables)
+    assert players.hand_n[0] == 2 + drawn
+    kept = sorted(CARDS[players.hand[0, : players.hand_n[0]], 0].tolist())
+    assert kept == ([1, 1, 3, 7] if reading == "extra" else [1, 1, 5])
+    prepare(1, players, deck, tally, tables)  # another advantage: one card either way
+    assert players.hand_n[1] == 3
+
+
 # --- batches: every reading changes the figures at one seed; the defaults do not -------
 
 
@@ -210,7 +263,13 @@ def default_batch():  # type: ignore[no-untyped-def]
 
 
 def test_the_default_readings_are_the_races_as_they_were(default_batch) -> None:  # type: ignore[no-untyped-def]
-    given = _batch(crowding="every", encounter_when="ended-ahead", challenge_finish="finishes")
+    given = _batch(
+        crowding="every",
+        encounter_when="ended-ahead",
+        challenge_finish="finishes",
+        troll_toll="leaving",
+        draw_two="extra",
+    )
     assert given.mean_rounds == default_batch.mean_rounds
     assert given.to_json() == default_batch.to_json()
     assert "crowding" not in default_batch.to_json()  # a default report reads as before
@@ -218,7 +277,13 @@ def test_the_default_readings_are_the_races_as_they_were(default_batch) -> None:
 
 @pytest.mark.parametrize(
     "chosen",
-    [{"crowding": "end"}, {"encounter_when": "entered"}, {"challenge_finish": "stays"}],
+    [
+        {"crowding": "end"},
+        {"encounter_when": "entered"},
+        {"challenge_finish": "stays"},
+        {"troll_toll": "entering"},
+        {"draw_two": "instead"},
+    ],
     ids=lambda chosen: "-".join(*chosen.items()),
 )
 def test_each_reading_changes_a_batch_at_the_same_seed(default_batch, chosen) -> None:  # type: ignore[no-untyped-def]
@@ -251,7 +316,13 @@ def _cli(*args: str) -> dict:  # type: ignore[type-arg]
 
 @pytest.mark.parametrize(
     ("flag", "value"),
-    [("--crowding", "end"), ("--encounter-when", "entered"), ("--challenge-finish", "stays")],
+    [
+        ("--crowding", "end"),
+        ("--encounter-when", "entered"),
+        ("--challenge-finish", "stays"),
+        ("--troll-toll", "entering"),
+        ("--draw-two", "instead"),
+    ],
 )
 def test_the_flag_reaches_the_engine(flag: str, value: str) -> None:
     common = ("simulate", "forest-run", "--players", "4", "--races", "400", "--json")
@@ -290,6 +361,36 @@ def test_the_exact_solver_agrees_with_the_simulator_when_a_challenge_stays() -> 
     assert "leaves the racer where it is" in exact.covers
 
 
+def _draw_two_advantage() -> int:
+    effects = load_content().advantages[:, ADV_EFFECT]
+    return int(np.flatnonzero(effects == Effect.DRAW_TWO_KEEP_ONE)[0])
+
+
+def test_the_exact_solver_refuses_draw_two_instead_only_for_a_racer_with_it() -> None:
+    track = load_preset("first-run")
+    with pytest.raises(Exception, match="on top of the Preparation draw only"):
+        exact_solo(track, character=0, advantage=_draw_two_advantage(), draw_two="instead")
+    with pytest.raises(Exception, match="on top of the Preparation draw only"):
+        exact_solo(track, character=0, draw_two="instead")  # advantages dealt: it is one
+    other = exact_solo(track, character=0, advantage="Heroism", draw_two="instead")
+    assert other == exact_solo(track, character=0, advantage="Heroism")
+
+
+def test_a_profile_leaves_the_exact_figures_out_when_its_racer_cannot_be_solved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ruleset = get_ruleset("yummell")
+    instead = RaceOptions(players=4, draw_two="instead")
+    # the bundled reference racer's advantage does nothing in a solo race: solved as ever
+    assert ruleset.exact_refusal(instead) is None
+    assert ruleset.exact_refusal(RaceOptions(players=4)) is None
+    # content whose reference racer draws two: the figures are left out, said why
+    racer = {"character": 0, "advantage": _draw_two_advantage()}
+    monkeypatch.setattr(type(ruleset), "exact_reference", lambda self, content=None: racer)
+    assert "no exact figures under --draw-two instead" in ruleset.exact_refusal(instead)
+    assert ruleset.exact_refusal(RaceOptions(players=4)) is None
+
+
 def test_the_exact_solver_refuses_a_reading_it_does_not_know() -> None:
     with pytest.raises(Exception, match="challenge finish is one of finishes, stays"):
         exact_solo(load_preset("first-run"), character=0, advantage=0, challenge_finish="maybe")
@@ -307,6 +408,8 @@ def test_a_profile_solves_under_the_races_reading() -> None:
         values = exact_figures(ruleset, track, board, False, {}, options.content, options)
         paths = exact_paths(track, **racer, challenge_finish=reading)
         assert values["exact_rounds"] == paths[ruleset.greedy_path(board)]
-    assert ruleset.exact_rules(RaceOptions(players=4, crowding="end")) == {
-        "challenge_finish": "finishes"
+    # the readings that cannot change a solo race are not the solver's
+    assert ruleset.exact_rules(RaceOptions(players=4, crowding="end", troll_toll="entering")) == {
+        "challenge_finish": "finishes",
+        "draw_two": "extra",
     }

@@ -21,7 +21,9 @@ from trackkit.games.yummell.state import (
     POS,
     ROUTE,
     RULE_CROWDING,
+    RULE_TOLL,
     TOLL,
+    TOLL_ENTERING,
     Board,
     Players,
     Tables,
@@ -55,6 +57,8 @@ def furthest(
     (``tally.turn_delta``). Read with the crowding only where the move ends
     (``CROWD_END``), the squares passed through cost their terrain and Trolls alone, and
     the character stops on the furthest square whose characters it can still pay for.
+    Read with the Troll's toll paid on entering its square (``TOLL_ENTERING``), +1 per
+    Troll on the square entered instead of the square left behind.
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
@@ -68,6 +72,7 @@ def furthest(
     own_toll = players.info[p, TOLL]
     here = node_of(board, players, p)
     crowd_at_end = tables.rules[RULE_CROWDING] == CROWD_END
+    toll_on_entry = tables.rules[RULE_TOLL] == TOLL_ENTERING
     i = stop = start
     length = board.route_len[route]
     while i + 1 < length:
@@ -80,7 +85,10 @@ def furthest(
             crowd = presence_cost(occupancy[node], fluttering)
         if not crowd_at_end:
             cost += crowd
-        if i >= 0:  # the off-board start is not a square: no Troll is overtaken there
+        if toll_on_entry:
+            if node != board.finish:  # (the mover never enters its own square)
+                cost += overtaking_toll(tolls[node])
+        elif i >= 0:  # the off-board start is not a square: no Troll is overtaken there
             behind = nodes[i]
             trolls = tolls[behind] - (own_toll if behind == here else 0)
             cost += overtaking_toll(trolls)

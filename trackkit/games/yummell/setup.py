@@ -55,6 +55,8 @@ RULE_READINGS: dict[str, tuple[str, ...]] = {
     "crowding": ("every", "end"),  # CROWD_EVERY, CROWD_END
     "encounter_when": ("ended-ahead", "entered"),  # ENCOUNTER_AHEAD, ENCOUNTER_ENTERED
     "challenge_finish": ("finishes", "stays"),  # CHALLENGE_FINISHES, CHALLENGE_STAYS
+    "troll_toll": ("leaving", "entering"),  # TOLL_LEAVING, TOLL_ENTERING
+    "draw_two": ("extra", "instead"),  # DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD
 }
 
 
@@ -67,8 +69,9 @@ class RaceOptions:
     ``policies`` gives each player its own policy (one per player), overriding ``policy``.
     ``start_paths`` is "chosen" (each racer's policy chooses), "dealt" (in turn from a
     random first path, so every path starts as many racers) or a path's label ("A"…: every
-    racer on it). ``crowding``, ``encounter_when`` and ``challenge_finish`` read the rules
-    the rulebook leaves open (:data:`RULE_READINGS`; the defaults are SPEC.md §4's).
+    racer on it). ``crowding``, ``encounter_when``, ``challenge_finish``, ``troll_toll`` and
+    ``draw_two`` read the rules the rulebook leaves open (:data:`RULE_READINGS`; the
+    defaults are SPEC.md §4's and the README's modelling decisions).
     """
 
     players: int = 5
@@ -82,6 +85,8 @@ class RaceOptions:
     crowding: str = "every"
     encounter_when: str = "ended-ahead"
     challenge_finish: str = "finishes"
+    troll_toll: str = "leaving"
+    draw_two: str = "extra"
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -48,10 +48,14 @@ RACE_LEADERS = RACE_STATS  # the characters leading when the round began, as a b
 RULE_CROWDING = 0  # CROWD_*: which squares entered cost +1 MP per character on them
 RULE_ENCOUNTER = 1  # ENCOUNTER_*: what "advanced at least one square" asks of a move
 RULE_CHALLENGE_FINISH = 2  # CHALLENGE_*: a challenge won next to the finish
-RULES = 3
+RULE_TOLL = 3  # TOLL_*: when getting past the Troll costs its extra MP
+RULE_DRAW_TWO = 4  # DRAW_TWO_*: draw-two-keep-one and the Preparation draw
+RULES = 5
 CROWD_EVERY, CROWD_END = 0, 1  # every square entered, passed through too / the last only
 ENCOUNTER_AHEAD, ENCOUNTER_ENTERED = 0, 1  # the move ends ahead / it entered a square
 CHALLENGE_FINISHES, CHALLENGE_STAYS = 0, 1  # the advance reaches the finish / stops short
+TOLL_LEAVING, TOLL_ENTERING = 0, 1  # on leaving the Troll's square / on entering it
+DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD = 0, 1  # on top of the Preparation draw / instead of it
 DEFAULT_RULES = np.zeros(RULES, dtype=np.int64)  # every rule as SPEC.md §4 reads it
 
 

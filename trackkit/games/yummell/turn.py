@@ -72,6 +72,7 @@ from trackkit.games.yummell.state import (
     ARRIVAL,
     CHALLENGE_STAYS,
     CHARACTER,
+    DRAW_TWO_INSTEAD,
     ENCOUNTER_ENTERED,
     HAND_N,
     LOG_ACTIVATE,
@@ -94,6 +95,7 @@ from trackkit.games.yummell.state import (
     REACHED,
     ROUTE,
     RULE_CHALLENGE_FINISH,
+    RULE_DRAW_TWO,
     RULE_ENCOUNTER,
     STAT_BOUNCES,
     STAT_LOST,
@@ -233,11 +235,14 @@ def take_turn(
 
 @njit(cache=True, inline="always")
 def prepare(p: int, players: Players, deck: Deck, tally: Tally, tables: Tables) -> None:
-    """1. Preparation: draw a card (and two more, keeping one, with that advantage). This
-    turn's terrain events start at none."""
+    """1. Preparation: draw a card (and two more, keeping one, with that advantage; or,
+    read as ``DRAW_TWO_INSTEAD``, only those two). This turn's terrain events start at
+    none."""
     tally.turn_delta[:] = 0
-    add_to_hand(players, p, draw(deck, tables.cards, tally))
-    if tables.advantages[players.info[p, ADVANTAGE], ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
+    two = tables.advantages[players.info[p, ADVANTAGE], ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE
+    if not (two and tables.rules[RULE_DRAW_TWO] == DRAW_TWO_INSTEAD):
+        add_to_hand(players, p, draw(deck, tables.cards, tally))
+    if two:
         draw_two_keep_one(players, deck, tables.cards, tally, p)
 
 
@@ -252,7 +257,9 @@ def draw_two_keep_one(
     at the start or end of a phase and "the player may not take action before" the
     Preparation phase, and the card does not say "instead"; so the player draws its card,
     then uses the advantage at the end of the Preparation phase. The other card is
-    discarded; the hand goes back to four at Replenishment as always.
+    discarded; the hand goes back to four at Replenishment as always. Read instead of the
+    Preparation draw (the ``draw_two`` reading ``instead``), :func:`prepare` makes no
+    draw of its own before it.
     """
     first = draw(deck, cards, tally)
     second = draw(deck, cards, tally)

@@ -41,9 +41,11 @@ cheaper, discards of more than one card.
 
 The readings of open rules (:mod:`trackkit.games.yummell.face.readings`): a challenge won
 next to the finish finishes or leaves the character where it is (``challenge_finish``,
-solved under either); the crowding and what "advanced at least one square" asks of a
-move change nothing in a solo race (no other character stands anywhere), and the deck is
-this solver's model, the infinite one.
+solved under either); draw-two-keep-one instead of the Preparation draw (``draw_two``) is
+refused with a message for a racer with that advantage (the solver's hands draw on top of
+it); the crowding, what "advanced at least one square" asks of a move and when the
+Troll's toll is paid change nothing in a solo race (no other character stands anywhere),
+and the deck is this solver's model, the infinite one.
 
 The package by topic: :mod:`.hands` (hands of cards and how a turn's cards go),
 :mod:`.encounters` (the encounter cards and the values of drawing one), :mod:`.solver` (a
@@ -64,7 +66,7 @@ from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.yummell.content import Content, load_content
+from trackkit.games.yummell.content import ADV_EFFECT, Content, Effect, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
 from trackkit.games.yummell.exact.chains import _SOLVED as _SOLVED  # the bench clears it
 from trackkit.games.yummell.exact.chains import (
@@ -159,6 +161,22 @@ def _solve_pairs(
     ]
 
 
+def _draw_two_refused(content: Content, advantages: list[int], draw_two: str) -> None:
+    """Refuse the ``draw_two`` reading ``instead`` for a racer with that advantage (the
+    solver plays it on top of the Preparation draw), and a value the reading lacks."""
+    values = RULE_READINGS["draw_two"]
+    if draw_two not in values:
+        raise TrackkitError(
+            f"draw two is one of {', '.join(values)}, not {shown(str(draw_two), 40)!r}"
+        )
+    effects = content.advantages[advantages, ADV_EFFECT]
+    if draw_two != values[0] and (effects == Effect.DRAW_TWO_KEEP_ONE).any():
+        raise TrackkitError(
+            "the exact solver plays draw-two-keep-one on top of the Preparation draw only; "
+            "for --draw-two instead name another advantage, or use `trackkit simulate`"
+        )
+
+
 def _onto_finish(challenge_finish: str) -> bool:
     """Whether a challenge won next to the finish finishes (the ``challenge_finish``
     reading, ``finishes`` or ``stays``), or :class:`TrackkitError`."""
@@ -220,6 +238,7 @@ def exact_solo(
     workers: int = 2,
     prepared: RaceBoard | None = None,
     challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> ExactResult:
     """The exact expected rounds of a solo greedy race with the infinite deck.
 
@@ -230,11 +249,13 @@ def exact_solo(
     with the lowest total MP, the one greedy takes). ``prepared`` is ``track``'s race board
     when the caller has it already (a profile, after its simulation), so the track is not
     composed again. ``challenge_finish``: the reading of a challenge won next to the finish
-    (``finishes``, the default, or ``stays``).
+    (``finishes``, the default, or ``stays``); ``draw_two``: draw-two-keep-one on top of the
+    Preparation draw (``extra``, the default; ``instead`` is refused for a racer with it).
     """
     onto_finish = _onto_finish(challenge_finish)
     content = content or load_content()
     characters, advantages = _racer(content, character, advantage)
+    _draw_two_refused(content, advantages, draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     pairs = [(c, a) for c in characters for a in advantages]
@@ -298,6 +319,7 @@ def exact_paths(
     content: Content | None = None,
     prepared: RaceBoard | None = None,
     challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> dict[str, float]:
     """The exact expected rounds of one racer's solo race on each start path, by the
     path's letter: each as :func:`exact_solo` with that ``path`` gives it, solved together
@@ -311,6 +333,7 @@ def exact_paths(
     onto_finish = _onto_finish(challenge_finish)
     content = content or load_content()
     (who,), (what,) = _racer(content, character, advantage)
+    _draw_two_refused(content, [what], draw_two)
     board = (prepared or race_board(track)).board
     routes = list(range(len(board.route_len)))
     solved = _solve_routes(board, content, who, what, encounters, routes, onto_finish)
@@ -326,6 +349,7 @@ def exact_characters(
     content: Content | None = None,
     prepared: RaceBoard | None = None,
     challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> dict[str, float]:
     """The exact expected rounds of each character's solo race with ``advantage`` (by
     default the ruleset's reference advantage, one that does nothing in a solo race), by
@@ -337,6 +361,7 @@ def exact_characters(
     if advantage is None:
         advantage = get_ruleset("yummell").exact_reference(content)["advantage"]
     characters, (what,) = _racer(content, None, advantage)
+    _draw_two_refused(content, [what], draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     return {

@@ -4,15 +4,15 @@
 Each reading's option reaches the engine through :class:`~trackkit.games.yummell.setup.
 RaceOptions` (``Tables.rules``: one code per reading, :data:`~trackkit.games.yummell.setup.
 RULE_READINGS`), and the exact solver where it can change a solo race
-(``challenge_finish``; the deck is the solver's own model, the infinite one). The crowding
-and what "advanced at least one square" asks of a move cannot change a solo race: no other
-character stands on any square.
+(``challenge_finish``, and ``draw_two``, refused for a racer with that advantage; the deck
+is the solver's own model, the infinite one). The crowding, what "advanced at least one
+square" asks of a move and the Troll's toll cannot change a solo race: no other character
+stands on any square.
 
-Open questions that are not options (docs/yummell.md § Readings says why): whether
-characters on the finish square fill it like any other; when the Troll's extra MP is paid
-(on leaving its square, as played, or on entering it); whether draw-two-keep-one comes on
-top of the Preparation draw (as played) or instead of it; how two characters on different
-squares with as many squares to go are placed.
+Open questions that are not options (docs/yummell-rules.md § Readings says why): whether
+characters on the finish square fill it like any other, and how two characters on
+different squares with as many squares to go are placed; neither changes who wins nor
+how long a race lasts, only the placings behind the winner.
 
 The measured effects (``effect``) come from::
 
@@ -82,9 +82,11 @@ CROWDING = Reading(
     'for the character in E + 2 for the hills in F)" (SPEC.md §1 Movement, §4)',
     labels=RULE_READINGS["crowding"],
     status="D",
-    effect="crowding only where a move ends shortens 4-player races by about 0.7 rounds "
-    "(forest-run 9.76 to 9.09, king-of-toads 15.13 to 14.21) and cuts fall-backs off full "
-    "squares by about two thirds; the win shares stay even",
+    effect="only where a move ends: 4-player races 0.7 to 0.9 rounds shorter (forest-run "
+    "9.76 to 9.08, king-of-toads 16.34 to 15.43), a third as many fall-backs off full "
+    "squares, and Flamm, whose fluttering is then worth little, wins 14% instead of 27% on "
+    "forest-run (9% instead of 21% on king-of-toads): the character spread grows from 4 to "
+    "15 points (8 to 21)",
 )
 
 ENCOUNTER_WHEN = Reading(
@@ -113,9 +115,9 @@ ENCOUNTER_WHEN = Reading(
     'must go back to the first square that can host that character" (SPEC.md §4)',
     labels=RULE_READINGS["encounter_when"],
     status="U",
-    effect="an encounter after any move that entered a square changes 4-player races by "
-    "less than their noise (forest-run 9.76 to 9.75 rounds): a move falls back to where it "
-    "began in about 1 race in 10",
+    effect="an encounter after any move that entered a square: no change beyond the noise "
+    "at 4 players (forest-run 9.76 to 9.75 rounds, king-of-toads 16.34 to 16.34; the "
+    "character spread 4 to 3 points): such moves are rare",
 )
 
 CHALLENGE_FINISH = Reading(
@@ -146,9 +148,74 @@ CHALLENGE_FINISH = Reading(
     "(SPEC.md §4)",
     labels=RULE_READINGS["challenge_finish"],
     status="U",
-    effect="a challenge that stops short of the finish lengthens 4-player races by about "
-    "0.07 rounds (forest-run 9.76 to 9.84) and a solo race by as much (exact, first-run); "
-    "the win shares stay even",
+    effect="a challenge that stops short of the finish: 4-player races 0.06 rounds longer "
+    "(forest-run 9.76 to 9.83, king-of-toads 16.34 to 16.40) and an exact solo race as "
+    "much (first-run, Flamm with Heroism, 7.02 to 7.08); the win shares unchanged",
+)
+
+TROLL_TOLL = Reading(
+    _option(
+        "troll_toll",
+        "when getting past the Troll costs its extra MP: on leaving its square, or on entering it",
+        "Troll's toll",
+        "leaving: the step that leaves the Troll's square behind costs 1 more MP; "
+        "entering: the step onto the Troll's square does, even one that stops there",
+        ("on leaving its square", "on entering its square"),
+    ),
+    values=RULE_READINGS["troll_toll"],
+    means=(
+        "the step that leaves a square holding the Troll behind costs 1 MP more (stopping "
+        "beside the Troll costs only the +1 for company)",
+        "the step onto a square holding the Troll costs 1 MP more, whether the mover stops "
+        "there or goes on",
+    ),
+    question="When does a character pay the Troll's extra MP: when it gets past the "
+    "Troll, or when it enters the Troll's square?",
+    why='"overcome" and "surpass" (Italian per superarlo, to get past it) are done when '
+    "the mover leaves the Troll behind: a character that stops beside it has not got "
+    "past it",
+    passage='p. 9, How to properly interpret the rules: "The Troll has the Ability that '
+    "states: to overcome a Troll, characters must spend 1 extra Movement Point. [...] When "
+    'the Dragon surpasses the Troll, he spends 1 additional Movement Point." (SPEC.md §1 '
+    "Cards and characters; docs/yummell-rules.md, modelling decisions)",
+    labels=RULE_READINGS["troll_toll"],
+    status="U",
+    effect="the toll on entering the Troll's square: 4-player races 0.04 rounds shorter "
+    "(forest-run 9.76 to 9.72, king-of-toads 16.34 to 16.29) and 15% fewer fall-backs off "
+    "full squares; the Troll's win share 26.7% to 27.7% on "
+    "forest-run, within the noise",
+)
+
+DRAW_TWO = Reading(
+    _option(
+        "draw_two",
+        "draw-two-keep-one: on top of the Preparation draw, or instead of it",
+        "Draw two, keep one",
+        "extra: the player with that advantage draws its card, then two, and keeps one of "
+        "them; instead: it draws two and keeps one in place of its Preparation draw",
+        ("on top of the Preparation draw", "instead of the Preparation draw"),
+    ),
+    values=RULE_READINGS["draw_two"],
+    means=(
+        "the advantage comes on top of the Preparation draw: six cards before moving",
+        "the advantage replaces the Preparation draw: five cards before moving",
+    ),
+    question="Does the advantage that draws two cards and keeps one come on top of the "
+    "Preparation draw or instead of it?",
+    why='an advantage is an action, "the player may not take action before" the '
+    'Preparation draw, and the card does not say "instead": the player draws its card, '
+    "then uses the advantage",
+    passage='p. 5, Turn sequence: "1. Preparation Phase. The player draws a card from the '
+    'deck. The player may not take action before this stage." Actions: "the Advantages can '
+    'be used once per turn and only at the beginning or the end of a Phase." The advantage '
+    '(SPEC.md §1, Cards and characters): "drawing 2 cards at the start of the turn and '
+    'keeping 1"',
+    labels=RULE_READINGS["draw_two"],
+    status="U",
+    effect="instead of the Preparation draw: 4-player races 0.1 to 0.2 rounds longer "
+    "(forest-run 9.76 to 9.85, king-of-toads 16.34 to 16.55), and the advantage's win share "
+    "falls from 41% to 30% on forest-run (55% to 37% on king-of-toads): the advantage "
+    "spread on king-of-toads shrinks from 45 to 26 points",
 )
 
 DECK_MODEL = Reading(
@@ -167,9 +234,16 @@ DECK_MODEL = Reading(
     'pile, the discard pile must be shuffled in order to make a new draw pile" (SPEC.md §3 '
     "deck reconstructed, §4 two deck models)",
     status="R",
-    effect="the infinite deck changes 4-player races by less than 0.1 rounds (forest-run "
-    "9.76 to 9.70); the win shares stay even",
+    effect="the infinite deck: 4-player races longer (forest-run 9.76 to 9.91 rounds, "
+    "king-of-toads 16.34 to 17.00); the character spread unchanged (4 and 8 points)",
 )
 
-READINGS: tuple[Reading, ...] = (DECK_MODEL, CROWDING, ENCOUNTER_WHEN, CHALLENGE_FINISH)
+READINGS: tuple[Reading, ...] = (
+    DECK_MODEL,
+    CROWDING,
+    ENCOUNTER_WHEN,
+    CHALLENGE_FINISH,
+    TROLL_TOLL,
+    DRAW_TWO,
+)
 """Yummell's readings, in the order its options are declared."""
