@@ -329,9 +329,15 @@ def profile_track(
         values |= {"exact_rounds": math.nan, "path_spread": math.nan}
         values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
-    if settings.exact and ruleset.exact_solo is not None:
+    # a reading of the races' the exact solver cannot take leaves its figures out, said why
+    refused = getattr(ruleset, "exact_refusal", lambda options: None)(options)
+    if refused and settings.exact:
+        details["exact_left_out"] = refused
+    elif settings.exact and ruleset.exact_solo is not None:
         content = getattr(options, "content", None)
-        values.update(exact_figures(ruleset, track, result.board, characters, details, content))
+        values.update(
+            exact_figures(ruleset, track, result.board, characters, details, content, options)
+        )
     values.update(length_figures(result, seed))
     for measure, measured in zip(measures, fairness, strict=True):
         values.update(measured.values)
@@ -435,14 +441,17 @@ def exact_figures(
     characters: bool,
     details: dict[str, Any],
     content: Any = None,
+    options: Any = None,
 ) -> dict[str, float]:
     """The exact solo figures: the reference racer's rounds on the greedy route and on each
     start path, and (``characters``) each character's, with ``content`` (the races'; None:
-    the game's bundled); the tables go into ``details``."""
+    the game's bundled) and the readings of ``options`` that can change a solo race (the
+    game's ``exact_rules``); the tables go into ``details``."""
     reference_racer = ruleset.exact_reference(content)
+    rules = getattr(ruleset, "exact_rules", lambda options: {})(options)
     # every path at once (one full solve, then each other path on its own squares); the
     # length of the greedy route, ``exact_solo``'s, is one of them
-    paths = ruleset.exact_paths(track, prepared=board, content=content, **reference_racer)
+    paths = ruleset.exact_paths(track, prepared=board, content=content, **reference_racer, **rules)
     values = {"exact_rounds": paths[ruleset.greedy_path(board)]}
     for letter, rounds in paths.items():
         values[f"path_rounds_{letter.lower()}"] = rounds
@@ -450,7 +459,7 @@ def exact_figures(
     details["path_rounds"] = paths
     if characters:
         by_character = ruleset.exact_characters(
-            track, prepared=board, advantage=reference_racer["advantage"], content=content
+            track, prepared=board, advantage=reference_racer["advantage"], content=content, **rules
         )
         values["character_rounds_spread"] = max(by_character.values()) - min(by_character.values())
         details["character_rounds"] = by_character

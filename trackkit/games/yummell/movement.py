@@ -17,9 +17,13 @@ from trackkit.games.yummell.state import (
     ADVANTAGE,
     ARRIVAL,
     CHARACTER,
+    CROWD_END,
     POS,
     ROUTE,
+    RULE_CROWDING,
+    RULE_TOLL,
     TOLL,
+    TOLL_ENTERING,
     Board,
     Players,
     Tables,
@@ -50,7 +54,11 @@ def furthest(
     It advances while it can pay for the next square: the terrain (with its modifiers),
     +1 per character there, and +1 per Troll on the square it leaves behind (other than
     itself); unused MP are lost. This turn's events change terrain costs
-    (``tally.turn_delta``).
+    (``tally.turn_delta``). Read with the crowding only where the move ends
+    (``CROWD_END``), the squares passed through cost their terrain and Trolls alone, and
+    the character stops on the furthest square whose characters it can still pay for.
+    Read with the Troll's toll paid on entering its square (``TOLL_ENTERING``), +1 per
+    Troll on the square entered instead of the square left behind.
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
@@ -63,16 +71,24 @@ def furthest(
     fluttering = character[CHAR_ABILITY] == E_FLUTTERING
     own_toll = players.info[p, TOLL]
     here = node_of(board, players, p)
-    i = start
+    crowd_at_end = tables.rules[RULE_CROWDING] == CROWD_END
+    toll_on_entry = tables.rules[RULE_TOLL] == TOLL_ENTERING
+    i = stop = start
     length = board.route_len[route]
     while i + 1 < length:
         node = nodes[i + 1]
         cost = terrain_cost(
             node_base[node], node_terrain[node], character, advantage, curse, turn_delta
         )
+        crowd = 0
         if node != board.finish:  # characters on the finish are out of play
-            cost += presence_cost(occupancy[node], fluttering)
-        if i >= 0:  # the off-board start is not a square: no Troll is overtaken there
+            crowd = presence_cost(occupancy[node], fluttering)
+        if not crowd_at_end:
+            cost += crowd
+        if toll_on_entry:
+            if node != board.finish:  # (the mover never enters its own square)
+                cost += overtaking_toll(tolls[node])
+        elif i >= 0:  # the off-board start is not a square: no Troll is overtaken there
             behind = nodes[i]
             trolls = tolls[behind] - (own_toll if behind == here else 0)
             cost += overtaking_toll(trolls)
@@ -80,7 +96,9 @@ def furthest(
             break
         mp -= cost
         i += 1
-    return i
+        if not crowd_at_end or crowd <= mp:
+            stop = i
+    return stop
 
 
 @njit(cache=True, inline="always")

@@ -238,7 +238,7 @@ def effect_bites(
     the target; a discard needs a card in the target's hand. An effect that would do
     nothing is not worth a card, nor a ward.
     """
-    cards, characters, advantages = tables
+    cards, characters, advantages = tables.cards, tables.characters, tables.advantages
     if players.info[target, ARRIVAL] > 0:
         return False
     effect = cards[card, CARD_EFFECT]

@@ -40,6 +40,7 @@ from trackkit.games.yummell.content import (
     CHAR_ABILITY,
     CONTENTS,
     E_CLEPTOMANIA,
+    E_DRAW_TWO_KEEP_ONE,
     E_FLUTTERING,
     E_STEAL_ARTEFACT,
     E_TOLL,
@@ -114,7 +115,7 @@ def play_batch(
         players,
         deck,
         tally,
-        Tables(content.cards, content.characters, content.advantages),
+        Tables(content.cards, content.characters, content.advantages, options.rule_codes()),
         Setup(
             characters=options.character_indices(),
             advantages=options.advantage_indices(),
@@ -278,6 +279,31 @@ class Yummell:
         from trackkit.games.yummell.exact import exact_paths
 
         return exact_paths(track, **choices)
+
+    def exact_rules(self, options: RaceOptions | None) -> dict[str, str]:
+        """The readings of ``options`` the exact solver is given: those that can change a
+        solo race (a challenge won next to the finish, draw-two-keep-one; the crowding,
+        what "advanced" asks of a move and the Troll's toll cannot, and the deck is the
+        solver's own, the infinite one)."""
+        if options is None:
+            return {}
+        return {"challenge_finish": options.challenge_finish, "draw_two": options.draw_two}
+
+    def exact_refusal(self, options: RaceOptions | None) -> str | None:
+        """Why a profile's exact figures are left out under ``options``' readings, or None:
+        the solver plays draw-two-keep-one on top of the Preparation draw only, and the
+        profile's reference racer has that advantage when the content has no advantage
+        that does nothing in a solo race."""
+        if options is None or options.draw_two == "extra":
+            return None
+        reference = self.exact_reference(options.content)["advantage"]
+        if options.content.advantages[reference, ADV_EFFECT] != E_DRAW_TWO_KEEP_ONE:
+            return None
+        return (
+            "the exact solver plays draw-two-keep-one on top of the Preparation draw only, "
+            "and the reference racer has that advantage: no exact figures under --draw-two "
+            "instead"
+        )
 
     def greedy_path(self, prepared: RaceBoard) -> str:
         """The start path a greedy racer takes (the lowest total MP): ``exact_solo``'s."""

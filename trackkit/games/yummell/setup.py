@@ -48,6 +48,16 @@ DeckModel = Literal["finite", "infinite"]
 # or one path's label ("A"…) for every racer
 START_PATHS = ("chosen", "dealt")
 DECK_MODELS: tuple[DeckModel, ...] = ("finite", "infinite")  # SPEC.md §4
+# the readings of the rules the rulebook leaves open (face/readings.py says each one's
+# question and passage): each option's values in the order of its engine code
+# (state.py's RULE_* columns), the default first
+RULE_READINGS: dict[str, tuple[str, ...]] = {
+    "crowding": ("every", "end"),  # CROWD_EVERY, CROWD_END
+    "encounter_when": ("ended-ahead", "entered"),  # ENCOUNTER_AHEAD, ENCOUNTER_ENTERED
+    "challenge_finish": ("finishes", "stays"),  # CHALLENGE_FINISHES, CHALLENGE_STAYS
+    "troll_toll": ("leaving", "entering"),  # TOLL_LEAVING, TOLL_ENTERING
+    "draw_two": ("extra", "instead"),  # DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD
+}
 
 
 @dataclass(frozen=True)
@@ -59,7 +69,9 @@ class RaceOptions:
     ``policies`` gives each player its own policy (one per player), overriding ``policy``.
     ``start_paths`` is "chosen" (each racer's policy chooses), "dealt" (in turn from a
     random first path, so every path starts as many racers) or a path's label ("A"…: every
-    racer on it).
+    racer on it). ``crowding``, ``encounter_when``, ``challenge_finish``, ``troll_toll`` and
+    ``draw_two`` read the rules the rulebook leaves open (:data:`RULE_READINGS`; the
+    defaults are SPEC.md §4's and the README's modelling decisions).
     """
 
     players: int = 5
@@ -70,6 +82,11 @@ class RaceOptions:
     policy: str = "greedy"
     policies: tuple[str, ...] = ()
     start_paths: str = "chosen"
+    crowding: str = "every"
+    encounter_when: str = "ended-ahead"
+    challenge_finish: str = "finishes"
+    troll_toll: str = "leaving"
+    draw_two: str = "extra"
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,6 +119,12 @@ class RaceOptions:
                 f"start paths are 'chosen', 'dealt' or a start path's letter (A, B, C…), not "
                 f"{shown(str(self.start_paths))!r}"
             )
+        for name, values in RULE_READINGS.items():
+            if getattr(self, name) not in values:
+                raise TrackkitError(
+                    f"{name.replace('_', ' ')} is one of {', '.join(values)}, not "
+                    f"{shown(str(getattr(self, name)))!r}"
+                )
         if self.policies and len(self.policies) != self.players:
             raise TrackkitError(
                 f"{len(self.policies)} policies given for {self.players} players; give one each"
@@ -142,12 +165,14 @@ class RaceOptions:
         return get_ruleset("yummell")
 
     def summary(self) -> dict[str, Any]:
-        """The options a report names beside its figures."""
+        """The options a report names beside its figures (a reading only when it is not
+        the default: a report of the default rules reads as it always has)."""
         return {
             "policy": self.policy,
             "deck": self.deck,
             "encounters": self.encounters,
             "path_choice": self.start_paths,  # ("start_paths" is the per-path table)
+            **self.readings_chosen(),
         }
 
     def describe(self) -> str:
@@ -156,7 +181,26 @@ class RaceOptions:
         paths = {"chosen": "", "dealt": ", start paths dealt"}.get(
             self.start_paths, f", every racer on start path {self.start_paths}"
         )
-        return f"policy {self.policy}, {self.deck} deck, encounters {encounters}{paths}"
+        readings = "".join(
+            f", {name.replace('_', ' ')} {value}" for name, value in self.readings_chosen().items()
+        )
+        return f"policy {self.policy}, {self.deck} deck, encounters {encounters}{paths}{readings}"
+
+    def readings_chosen(self) -> dict[str, str]:
+        """The readings of open rules that are not the default, by option name."""
+        return {
+            name: getattr(self, name)
+            for name, values in RULE_READINGS.items()
+            if getattr(self, name) != values[0]
+        }
+
+    def rule_codes(self) -> np.ndarray:
+        """The engine's ``Tables.rules``: each reading's code (its index in
+        :data:`RULE_READINGS`, in state.py's RULE_* order)."""
+        return np.array(
+            [values.index(getattr(self, name)) for name, values in RULE_READINGS.items()],
+            dtype=np.int64,
+        )
 
     def route_codes(self, routes: int) -> np.ndarray:
         """The engine's start path of each player on a track with ``routes`` start paths:

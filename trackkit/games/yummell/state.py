@@ -42,6 +42,22 @@ STAT_LEAD_CHANGES, STAT_LAST_ROUND, STAT_WINNER_GAP, STAT_BOUNCES, STAT_LOST = 0
 RACE_STATS = 5
 RACE_LEADERS = RACE_STATS  # the characters leading when the round began, as a bit mask
 
+# What ``Tables.rules`` holds: how the race reads each rule the rulebook leaves open (the
+# readings of :mod:`trackkit.games.yummell.face.readings`), one code per reading, 0 the
+# default reading (SPEC.md §4).
+RULE_CROWDING = 0  # CROWD_*: which squares entered cost +1 MP per character on them
+RULE_ENCOUNTER = 1  # ENCOUNTER_*: what "advanced at least one square" asks of a move
+RULE_CHALLENGE_FINISH = 2  # CHALLENGE_*: a challenge won next to the finish
+RULE_TOLL = 3  # TOLL_*: when getting past the Troll costs its extra MP
+RULE_DRAW_TWO = 4  # DRAW_TWO_*: draw-two-keep-one and the Preparation draw
+RULES = 5
+CROWD_EVERY, CROWD_END = 0, 1  # every square entered, passed through too / the last only
+ENCOUNTER_AHEAD, ENCOUNTER_ENTERED = 0, 1  # the move ends ahead / it entered a square
+CHALLENGE_FINISHES, CHALLENGE_STAYS = 0, 1  # the advance reaches the finish / stops short
+TOLL_LEAVING, TOLL_ENTERING = 0, 1  # on leaving the Troll's square / on entering it
+DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD = 0, 1  # on top of the Preparation draw / instead of it
+DEFAULT_RULES = np.zeros(RULES, dtype=np.int64)  # every rule as SPEC.md §4 reads it
+
 
 class Board(NamedTuple):
     """A track as arrays: each start route's squares, their terrain and base MP."""
@@ -101,11 +117,14 @@ class Players(NamedTuple):
 
 class Tables(NamedTuple):
     """The content the engine reads (:class:`~trackkit.games.yummell.content.Content`'s
-    arrays): one row per card, per character, per advantage (columns in content.py)."""
+    arrays): one row per card, per character, per advantage (columns in content.py); and
+    how the rules the rulebook leaves open are read (``rules``: a code per RULE_* column,
+    by default SPEC.md §4's)."""
 
     cards: np.ndarray  # (cards, CARD_FIELDS)
     characters: np.ndarray  # (characters, CHAR_FIELDS)
     advantages: np.ndarray  # (advantages, ADV_FIELDS)
+    rules: np.ndarray = DEFAULT_RULES  # (RULES,)
 
 
 class Setup(NamedTuple):
@@ -271,7 +290,7 @@ def unmanaged_state(
 def unmanaged_tables(tables: Tables) -> Tables:
     """:class:`Tables` over :func:`unmanaged` views of its arrays."""
     u = unmanaged
-    return Tables(u(tables.cards), u(tables.characters), u(tables.advantages))
+    return Tables(u(tables.cards), u(tables.characters), u(tables.advantages), u(tables.rules))
 
 
 @njit(cache=True, inline="always")
@@ -283,6 +302,7 @@ def fixed_table_widths(tables: Tables) -> Tables:
         r(tables.cards, CARD_FIELDS),
         r(tables.characters, CHAR_FIELDS),
         r(tables.advantages, ADV_FIELDS),
+        tables.rules,
     )
 
 

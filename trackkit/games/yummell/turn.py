@@ -70,7 +70,10 @@ from trackkit.games.yummell.state import (
     ACTIVE_N,
     ADVANTAGE,
     ARRIVAL,
+    CHALLENGE_STAYS,
     CHARACTER,
+    DRAW_TWO_INSTEAD,
+    ENCOUNTER_ENTERED,
     HAND_N,
     LOG_ACTIVATE,
     LOG_ARTEFACT,
@@ -91,6 +94,9 @@ from trackkit.games.yummell.state import (
     POS,
     REACHED,
     ROUTE,
+    RULE_CHALLENGE_FINISH,
+    RULE_DRAW_TWO,
+    RULE_ENCOUNTER,
     STAT_BOUNCES,
     STAT_LOST,
     TOLL,
@@ -229,11 +235,14 @@ def take_turn(
 
 @njit(cache=True, inline="always")
 def prepare(p: int, players: Players, deck: Deck, tally: Tally, tables: Tables) -> None:
-    """1. Preparation: draw a card (and two more, keeping one, with that advantage). This
-    turn's terrain events start at none."""
+    """1. Preparation: draw a card (and two more, keeping one, with that advantage; or,
+    read as ``DRAW_TWO_INSTEAD``, only those two). This turn's terrain events start at
+    none."""
     tally.turn_delta[:] = 0
-    add_to_hand(players, p, draw(deck, tables.cards, tally))
-    if tables.advantages[players.info[p, ADVANTAGE], ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE:
+    two = tables.advantages[players.info[p, ADVANTAGE], ADV_EFFECT] == E_DRAW_TWO_KEEP_ONE
+    if not (two and tables.rules[RULE_DRAW_TWO] == DRAW_TWO_INSTEAD):
+        add_to_hand(players, p, draw(deck, tables.cards, tally))
+    if two:
         draw_two_keep_one(players, deck, tables.cards, tally, p)
 
 
@@ -248,7 +257,9 @@ def draw_two_keep_one(
     at the start or end of a phase and "the player may not take action before" the
     Preparation phase, and the card does not say "instead"; so the player draws its card,
     then uses the advantage at the end of the Preparation phase. The other card is
-    discarded; the hand goes back to four at Replenishment as always.
+    discarded; the hand goes back to four at Replenishment as always. Read instead of the
+    Preparation draw (the ``draw_two`` reading ``instead``), :func:`prepare` makes no
+    draw of its own before it.
     """
     first = draw(deck, cards, tally)
     second = draw(deck, cards, tally)
@@ -341,7 +352,9 @@ def move(
 ) -> bool:
     """2. Movement: a start path chosen on the first move, a card played (and an artefact's
     MP added) and as far as its MP carry, falling back off a full square. Returns whether
-    the character advanced."""
+    the character advanced at least one square, as the race reads it: it ends ahead of
+    where it began (``ENCOUNTER_AHEAD``), or it entered a square, even one it fell back
+    from (``ENCOUNTER_ENTERED``)."""
     cards = tables.cards
     smart = players.info[p, POLICY] != GREEDY
     if players.info[p, ROUTE] < 0:
@@ -374,6 +387,8 @@ def move(
         note(tally, rnd, p, LOG_BOUNCE, -1, 0, (reached, end), -1)
     note(tally, rnd, p, LOG_MOVE, card, mp, (start, end), -1)
     place(board, players, tally, p, end, rnd)
+    if tables.rules[RULE_ENCOUNTER] == ENCOUNTER_ENTERED:
+        return reached > start
     return end > start
 
 
@@ -444,8 +459,9 @@ def challenge(
     rnd: int,
 ) -> None:
     """A creature's challenge (p. 6-7): a card played against it (with a challenge
-    artefact when that turns a loss into a win); won, one square ahead if it can host;
-    lost, back to the first square behind that can."""
+    artefact when that turns a loss into a win); won, one square ahead if it can host (the
+    finish too, unless the race reads that a challenge stops short of it:
+    ``CHALLENGE_STAYS``); lost, back to the first square behind that can."""
     cards = tables.cards
     character = tables.characters[players.info[p, CHARACTER]]
     advantage = tables.advantages[players.info[p, ADVANTAGE]]
@@ -477,7 +493,8 @@ def challenge(
     after = before
     if won:
         node = board.route_nodes[players.info[p, ROUTE], before + 1]
-        if can_host(tally.occupancy[node], node == board.finish):
+        short = node == board.finish and tables.rules[RULE_CHALLENGE_FINISH] == CHALLENGE_STAYS
+        if can_host(tally.occupancy[node], node == board.finish) and not short:
             after = before + 1
     elif before >= 0:
         after = fall_back(board, tally, players.info[p, ROUTE], before - 1, -1)

@@ -39,6 +39,14 @@ Covered: movement with terrain costs and modifiers, the hand of four, draw-two-k
 card). Refused with a message: curses on more than one terrain, curses that make terrain
 cheaper, discards of more than one card.
 
+The readings of open rules (:mod:`trackkit.games.yummell.face.readings`): a challenge won
+next to the finish finishes or leaves the character where it is (``challenge_finish``,
+solved under either); draw-two-keep-one instead of the Preparation draw (``draw_two``) is
+refused with a message for a racer with that advantage (the solver's hands draw on top of
+it); the crowding, what "advanced at least one square" asks of a move and when the
+Troll's toll is paid change nothing in a solo race (no other character stands anywhere),
+and the deck is this solver's model, the infinite one.
+
 The package by topic: :mod:`.hands` (hands of cards and how a turn's cards go),
 :mod:`.encounters` (the encounter cards and the values of drawing one), :mod:`.solver` (a
 square's equations and the chain solved backwards, compiled), :mod:`.chains` (a racer's
@@ -58,7 +66,7 @@ from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.yummell.content import Content, load_content
+from trackkit.games.yummell.content import ADV_EFFECT, Content, Effect, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
 from trackkit.games.yummell.exact.chains import _SOLVED as _SOLVED  # the bench clears it
 from trackkit.games.yummell.exact.chains import (
@@ -72,7 +80,7 @@ from trackkit.games.yummell.exact.hands import HAND
 from trackkit.games.yummell.exact.solver import MAX_SWEEPS, TOLERANCE
 from trackkit.games.yummell.exact.solver import _solve as _solve  # the warm-up checks it
 from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
+from trackkit.games.yummell.setup import RULE_READINGS, RaceBoard, RaceOptions, race_board
 from trackkit.games.yummell.state import Board
 
 __all__ = [
@@ -118,8 +126,12 @@ class ExactResult:
     covers: str = ""
     never_finishes: float = 0.0
     curse_levels: int = 1
+    challenge_finish: str = "finishes"
 
     def to_json(self) -> dict[str, Any]:
+        # a reading only when it is not the default: the default's output is as it was
+        stays = self.challenge_finish != "finishes"
+        readings = {"challenge_finish": self.challenge_finish} if stays else {}
         return {
             "track": self.track,
             "expected_rounds": self.expected_rounds,
@@ -132,13 +144,49 @@ class ExactResult:
             "sweeps": self.sweeps,
             "curse_levels": self.curse_levels,
             "covers": self.covers,
+            **readings,
         }
 
 
 def _solve_pairs(
-    board: Board, content: Content, pairs: list[tuple[int, int]], encounters: bool, route: int
+    board: Board,
+    content: Content,
+    pairs: list[tuple[int, int]],
+    encounters: bool,
+    route: int,
+    onto_finish: bool = True,
 ) -> list[Solved]:
-    return [_solve_routes(board, content, c, a, encounters, [route])[0] for c, a in pairs]
+    return [
+        _solve_routes(board, content, c, a, encounters, [route], onto_finish)[0] for c, a in pairs
+    ]
+
+
+def _draw_two_refused(content: Content, advantages: list[int], draw_two: str) -> None:
+    """Refuse the ``draw_two`` reading ``instead`` for a racer with that advantage (the
+    solver plays it on top of the Preparation draw), and a value the reading lacks."""
+    values = RULE_READINGS["draw_two"]
+    if draw_two not in values:
+        raise TrackkitError(
+            f"draw two is one of {', '.join(values)}, not {shown(str(draw_two), 40)!r}"
+        )
+    effects = content.advantages[advantages, ADV_EFFECT]
+    if draw_two != values[0] and (effects == Effect.DRAW_TWO_KEEP_ONE).any():
+        raise TrackkitError(
+            "the exact solver plays draw-two-keep-one on top of the Preparation draw only; "
+            "for --draw-two instead name another advantage, or use `trackkit simulate`"
+        )
+
+
+def _onto_finish(challenge_finish: str) -> bool:
+    """Whether a challenge won next to the finish finishes (the ``challenge_finish``
+    reading, ``finishes`` or ``stays``), or :class:`TrackkitError`."""
+    values = RULE_READINGS["challenge_finish"]
+    if challenge_finish not in values:
+        raise TrackkitError(
+            f"challenge finish is one of {', '.join(values)}, not "
+            f"{shown(str(challenge_finish), 40)!r}"
+        )
+    return challenge_finish == values[0]
 
 
 def _route(board: Board, path: str | None) -> int:
@@ -189,6 +237,8 @@ def exact_solo(
     content: Content | None = None,
     workers: int = 2,
     prepared: RaceBoard | None = None,
+    challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> ExactResult:
     """The exact expected rounds of a solo greedy race with the infinite deck.
 
@@ -198,10 +248,14 @@ def exact_solo(
     ``path`` is the start path raced ("A"…), or None for the greedy route (the start path
     with the lowest total MP, the one greedy takes). ``prepared`` is ``track``'s race board
     when the caller has it already (a profile, after its simulation), so the track is not
-    composed again.
+    composed again. ``challenge_finish``: the reading of a challenge won next to the finish
+    (``finishes``, the default, or ``stays``); ``draw_two``: draw-two-keep-one on top of the
+    Preparation draw (``extra``, the default; ``instead`` is refused for a racer with it).
     """
+    onto_finish = _onto_finish(challenge_finish)
     content = content or load_content()
     characters, advantages = _racer(content, character, advantage)
+    _draw_two_refused(content, advantages, draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     pairs = [(c, a) for c in characters for a in advantages]
@@ -210,7 +264,7 @@ def exact_solo(
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [
-                pool.submit(_solve_pairs, board, content, chunk, encounters, route)
+                pool.submit(_solve_pairs, board, content, chunk, encounters, route, onto_finish)
                 for chunk in chunks
             ]
             solved = dict(
@@ -222,7 +276,11 @@ def exact_solo(
             )
     else:
         solved = dict(
-            zip(pairs, _solve_pairs(board, content, pairs, encounters, route), strict=True)
+            zip(
+                pairs,
+                _solve_pairs(board, content, pairs, encounters, route, onto_finish),
+                strict=True,
+            )
         )
     values = [solved[pair][0] for pair in pairs]
     states = max(r[1] for r in solved.values())
@@ -236,10 +294,20 @@ def exact_solo(
         encounters=encounters,
         states=states,
         sweeps=sweeps,
-        covers=COVERS if encounters else COVERS.split(", and with")[0] + " (encounters off)",
+        covers=_covers(encounters, onto_finish),
         never_finishes=float(np.mean([solved[pair][3] for pair in pairs])),
         curse_levels=max(r[4] for r in solved.values()),
+        challenge_finish=challenge_finish,
     )
+
+
+def _covers(encounters: bool, onto_finish: bool) -> str:
+    """What the solution covers, in words (:data:`COVERS`, and the readings it took)."""
+    if not encounters:
+        return COVERS.split(", and with")[0] + " (encounters off)"
+    if onto_finish:
+        return COVERS
+    return COVERS + "; a challenge won next to the finish leaves the racer where it is"
 
 
 def exact_paths(
@@ -250,6 +318,8 @@ def exact_paths(
     encounters: bool = True,
     content: Content | None = None,
     prepared: RaceBoard | None = None,
+    challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> dict[str, float]:
     """The exact expected rounds of one racer's solo race on each start path, by the
     path's letter: each as :func:`exact_solo` with that ``path`` gives it, solved together
@@ -260,11 +330,13 @@ def exact_paths(
     >>> sorted(paths), min(paths, key=paths.get)
     (['A', 'B', 'C'], 'A')
     """
+    onto_finish = _onto_finish(challenge_finish)
     content = content or load_content()
     (who,), (what,) = _racer(content, character, advantage)
+    _draw_two_refused(content, [what], draw_two)
     board = (prepared or race_board(track)).board
     routes = list(range(len(board.route_len)))
-    solved = _solve_routes(board, content, who, what, encounters, routes)
+    solved = _solve_routes(board, content, who, what, encounters, routes, onto_finish)
     return {start_path_label(r): result[0] for r, result in zip(routes, solved, strict=True)}
 
 
@@ -276,21 +348,25 @@ def exact_characters(
     encounters: bool = True,
     content: Content | None = None,
     prepared: RaceBoard | None = None,
+    challenge_finish: str = "finishes",
+    draw_two: str = "extra",
 ) -> dict[str, float]:
     """The exact expected rounds of each character's solo race with ``advantage`` (by
     default the ruleset's reference advantage, one that does nothing in a solo race), by
     the character's name, on start path ``path`` (None: the greedy route). Characters
     whose ability changes nothing here share one solution.
     """
+    onto_finish = _onto_finish(challenge_finish)
     content = content or load_content()
     if advantage is None:
         advantage = get_ruleset("yummell").exact_reference(content)["advantage"]
     characters, (what,) = _racer(content, None, advantage)
+    _draw_two_refused(content, [what], draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     return {
-        content.character_names[c]: _solve_routes(board, content, c, what, encounters, [route])[0][
-            0
-        ]
+        content.character_names[c]: _solve_routes(
+            board, content, c, what, encounters, [route], onto_finish
+        )[0][0]
         for c in characters
     }

@@ -91,6 +91,7 @@ class _Chain:
     encounters: bool
     two: bool  # draw-two-keep-one
     key: tuple[Any, ...]
+    onto_finish: bool = True  # a challenge won next to the finish finishes
 
     @property
     def levels(self) -> int:
@@ -135,8 +136,10 @@ def _chains(
     character: int,
     advantage: int,
     encounters: bool,
+    onto_finish: bool = True,
 ) -> list[_Chain]:
-    """One racer's chain on each of ``routes``."""
+    """One racer's chain on each of ``routes`` (``onto_finish``: a challenge won next to
+    the finish finishes, SPEC.md §4; else the character stays where it is)."""
     character_row = content.characters[character]
     advantage_row = content.advantages[advantage]
     draws = _encounter_table_of(content, character, advantage)
@@ -183,9 +186,24 @@ def _chains(
         stuck[:-1] = cost > highest
         terrain = board.node_terrain[nodes]
         arrays = (cost, terrain, refill, kinds, params, chances, wins)
+        # (a reading that changes nothing, the default, leaves the key as it was)
         key = (*(a.tobytes() for a in arrays), steady, encounters, two)
+        if not onto_finish and encounters:
+            key = (*key, "challenge stays")
         chains.append(
-            _Chain(nodes, cost, terrain, stuck, refill, draws, steady, encounters, two, key)
+            _Chain(
+                nodes,
+                cost,
+                terrain,
+                stuck,
+                refill,
+                draws,
+                steady,
+                encounters,
+                two,
+                key,
+                onto_finish,
+            )
         )
     return chains
 
@@ -223,7 +241,12 @@ def _solve_chain(chain: _Chain, solution: Solution, shared: int) -> Solved:
         turns,
         Refill(refill, _refilled()),
         chain.cards,
-        Racer(two=chain.two, steady=chain.steady, encounters=chain.encounters),
+        Racer(
+            two=chain.two,
+            steady=chain.steady,
+            encounters=chain.encounters,
+            onto_finish=chain.onto_finish,
+        ),
         solution,
         first,
         start_row,
@@ -246,8 +269,9 @@ def _solve_routes(
     advantage: int,
     encounters: bool,
     routes: list[int],
+    onto_finish: bool = True,
 ) -> list[Solved]:
-    """One racer's result on each of ``routes``.
+    """One racer's result on each of ``routes`` (``onto_finish``: :func:`_chains`).
 
     The start paths differ only in their first squares. The longest route not solved
     before is solved in full; every other one, in the same tables, only on its own
@@ -256,7 +280,7 @@ def _solve_routes(
     values are those of solving each route on its own: the same operations on the same
     numbers.
     """
-    chains = _chains(board, routes, content, character, advantage, encounters)
+    chains = _chains(board, routes, content, character, advantage, encounters, onto_finish)
     found = {c.key: _SOLVED[c.key] for c in chains if c.key in _SOLVED}
     # the tables of the route solved last, and that route
     solution, last = None, None

@@ -70,6 +70,7 @@ def _encounter_parts(
     turns: TurnTables,
     terrain: np.ndarray,
     steady: bool,
+    onto_finish: bool,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Drawing an encounter card on square ``end``, split by where it leaves the character.
 
@@ -77,7 +78,9 @@ def _encounter_parts(
     ``ROUNDS``), the expected value of the outcomes that stay on or go beyond ``end``; per
     hand, the chance of losing a challenge (back one square, the lowest card played); and
     the chance of an event sending it back one square. Only the last two depend on the
-    square behind, which may still be being solved. ``lost_value`` is the value of a hand
+    square behind, which may still be being solved. A challenge won on the square before
+    the finish reaches it, or (not ``onto_finish``) leaves the character where it is.
+    ``lost_value`` is the value of a hand
     that lost a card (refilled, or as it is with draw-two-keep-one), indexed by
     ``turns.lost``; a hand that lost none is ``turns.keep``. ``challenges`` is
     :func:`_challenges`.
@@ -101,13 +104,15 @@ def _encounter_parts(
         elif kind != CREATURE and kind != CURSE:
             calm += chances[k]
     ahead = np.zeros((levels, held, VALUES))
+    finish = expect.shape[1] - 2  # the rows are the squares + 1, off the board first
+    won_row = end + 2 if (onto_finish or end + 1 < finish) else end + 1
     for level in range(levels):
         for m in range(held):
             for value in range(VALUES):
                 total = calm * expect[level, end + 1, keep[m], value]
                 for c in range(win.shape[1]):
                     # won: one square ahead (the finish row holds its value)
-                    total += win[m, c] * lost_value[level, end + 2, lost[m, c], value]
+                    total += win[m, c] * lost_value[level, won_row, lost[m, c], value]
                 total += discard * lost_value[level, end + 1, lost[m, 0], value]
                 for k in curses:
                     raised = min(level + params[k], levels - 1)

@@ -43,6 +43,7 @@ class Racer(NamedTuple):
     two: bool  # draw-two-keep-one: a lost card needs no refill
     steady: bool  # not sent back by events
     encounters: bool
+    onto_finish: bool = True  # a challenge won next to the finish finishes (SPEC.md §4)
 
 
 class Refill(NamedTuple):
@@ -361,6 +362,7 @@ def _solve(
                 turns,
                 chain.terrain,
                 racer.steady,
+                racer.onto_finish,
             )
         # within a square, a turn keeps its curse level (curses come from encounters
         # ahead, on squares already solved): each level is solved on its own

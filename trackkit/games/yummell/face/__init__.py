@@ -10,8 +10,10 @@ from typing import Any
 from trackkit.board.track import Track
 from trackkit.games.base import tileset_of
 from trackkit.games.face import Argument, Look, Page, Shown, Step
+from trackkit.games.readings import reading_options
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.face.commands import COMMANDS
+from trackkit.games.yummell.face.readings import DECK, READINGS
 from trackkit.games.yummell.setup import START_PATHS, RaceOptions
 
 
@@ -37,14 +39,7 @@ OPTIONS = (
         among="advantage_names",
         app_help="The advantages in the race, one per player; none: dealt at random",
     ),
-    Argument(
-        "deck",
-        "the movement deck (default finite)",
-        "choice",
-        choices=("finite", "infinite"),
-        app_help="finite: the rulebook's deck, reshuffled when used up; infinite: every "
-        "card drawn from the full deck",
-    ),
+    DECK,  # a reading (face/readings.py), kept here in its place among the options
     Argument(
         "encounters",
         "skip encounters",
@@ -137,7 +132,8 @@ LOOK = Look(
 class YummellFace:
     """What Yummell shows (see :class:`trackkit.games.face.Face`)."""
 
-    options = OPTIONS
+    readings = READINGS
+    options = OPTIONS + tuple(o for o in reading_options(READINGS) if o not in OPTIONS)
     commands = COMMANDS
     look = LOOK
 
@@ -156,6 +152,7 @@ class YummellFace:
             deck=chosen.get("deck", "finite"),
             encounters=chosen.get("encounters", True),
             start_paths=chosen.get("start_paths", "chosen"),
+            **{r.name: chosen.get(r.name, r.default) for r in READINGS if r.option is not DECK},
             policy=policies[0] if one else "greedy",
             policies=() if one else policies,
             content=load_content(content),

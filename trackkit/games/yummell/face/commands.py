@@ -10,6 +10,7 @@ from typing import Any
 from trackkit.errors import shown
 from trackkit.games.face import SEED, Argument, Command, Shown
 from trackkit.games.yummell import PLAYERS
+from trackkit.games.yummell.face.readings import CHALLENGE_FINISH, DRAW_TWO
 
 MAX_GENERATE = 1_000_000  # tracks one `generate` draws (a file each with -o)
 MAX_BENCH_RACES = 1_000_000
@@ -81,6 +82,8 @@ def _exact(values: Mapping[str, Any]) -> Shown:
         path=values["path"],
         encounters=values["encounters"] is not False,
         content=load_content(values["content"]),
+        challenge_finish=values["challenge_finish"] or CHALLENGE_FINISH.default,
+        draw_two=values["draw_two"] or DRAW_TWO.default,
     )
     return Shown(result.to_json(), exact_text(result))
 
@@ -176,6 +179,10 @@ COMMANDS = (
                 metavar="LETTER",
             ),
             Argument("encounters", "skip encounters", "switch", default=True),
+            # the readings that change a solo race besides the deck (the solver's is the
+            # infinite one): face/readings.py
+            CHALLENGE_FINISH.option,
+            DRAW_TWO.option,
             Argument("content", "your own deck/characters/advantages", metavar="DIR"),
         ),
         _exact,

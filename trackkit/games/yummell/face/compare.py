@@ -96,7 +96,14 @@ def solve_track(track: Track, options: RaceOptions) -> Solved:
     graph = board.composed.graph
     terrains = [graph.nodes[s]["terrain"] for s in route]
     details: dict[str, Any] = {}
-    exact = exact_figures(options.ruleset, track, board, True, details, options.content)
+    refused = options.ruleset.exact_refusal(options)
+    if refused:  # a reading the solver cannot take: the figures left out, said why
+        details["exact_left_out"] = refused
+        exact = dict.fromkeys(("exact_rounds", "path_spread", "character_rounds_spread"), math.nan)
+    else:
+        exact = exact_figures(
+            options.ruleset, track, board, True, details, options.content, options
+        )
     return Solved(
         squares=len(route),
         mp=route_cost(board.composed, list(route)),

@@ -17,7 +17,7 @@ from trackkit.games.yummell.content import Content
 from trackkit.games.yummell.face.compare import Solved, TrackFigures, compare_tracks, solve_track
 from trackkit.games.yummell.setup import RaceOptions
 
-SolvedKey = tuple[str, bool, str]
+SolvedKey = tuple[str, bool, str, str, str]
 
 
 def content_fingerprint(content: Content) -> str:
@@ -30,8 +30,16 @@ def content_fingerprint(content: Content) -> str:
 
 
 def solved_key(track: Track, options: RaceOptions) -> SolvedKey:
-    """What a track's exact and static figures depend on."""
-    return (track.to_toml(), options.encounters, content_fingerprint(options.content))
+    """What a track's exact and static figures depend on (the readings among them: those
+    that can change a solo race)."""
+    fingerprint = content_fingerprint(options.content)
+    return (
+        track.to_toml(),
+        options.encounters,
+        fingerprint,
+        options.challenge_finish,
+        options.draw_two,
+    )
 
 
 def compare_tracks_kept(

@@ -28,10 +28,13 @@ def race_text(record: RaceRecord) -> str:
 def exact_text(result: ExactResult) -> str:
     """The exact solo length with what it assumed (the racer, the start path, encounters),
     the chance a race never ends (when there is one) and the size of the Markov chain."""
+    stays = ""
+    if result.challenge_finish == "stays":
+        stays = ", a challenge won next to the finish stays"
     text = (
         f"{result.track}: a solo race lasts {result.expected_rounds:.4f} rounds on average "
         f"(exact; character {result.character}, advantage {result.advantage}, start path "
-        f"{result.path}, encounters {'on' if result.encounters else 'off'})\n"
+        f"{result.path}, encounters {'on' if result.encounters else 'off'}{stays})\n"
     )
     if result.never_finishes > 0:
         text += (
