@@ -14,10 +14,13 @@ cannot beat its best option (:func:`choose_plan`), which changes no choice, only
 it takes: it finds exactly what looking at everything finds (the tests check it against a
 brute force).
 
-**Comparing options**, for both policies: the higher score; then the higher bonus die
+**Comparing options**, for every policy: the higher score; then the higher bonus die
 left over; then the schedule that reads first (``"DDSS" < "DSDS" < "SSDD"``); then the
 first in the order start space (lane 1 first), play (left, right, both), value (0 first),
 bonus (0 first).
+
+What an outcome is worth to each policy, and the weights named below, are in
+:mod:`.scores`.
 
 **greedy** (SNOWTAILS.md §6, a modelling decision): the score is the rank of the space the
 sled ends on (after the move and the bonus; :attr:`.board.Board.rank`, about one step per
@@ -37,6 +40,29 @@ the final space is worth (the Chapel's discarded collision cards, the Tavern's p
 from the Kennels, the 0s and 1s the Bothy takes), plus :data:`SMART_HAND` per pip kept in
 hand; the rank breaks ties. In the last round (a sled has crossed the line) only the rank
 counts. It discards its lowest card, and at the Bothy every 0 and 1.
+
+**bold**, a musher who accepts risk (rulebook C: "players may collide on purpose"): smart's
+score with three changes. (1) A collision card is cheap while few are held: it costs
+:data:`BOLD_CARD` (the hand slot it fills) + :data:`BOLD_CARD_HELD` per card already held,
+a seventh of smart's price for the first. (2) A repair (a 5th card) costs what it really
+costs in places, no more: the sled moves again only when it is last at the start of a
+round, so every sled behind the space it stops on passes it (:func:`.scores.repair_places`), each
+place at :data:`BOLD_PLACE`; its collision cards go with the repair, so they cost nothing
+then. A sled already last loses nothing but the stop and gets a clean hand, and takes the
+5th card when the move gains more than that. With 2 sleds a repair ends the race and loses
+it (rulebook C): :data:`BOLD_LOSS` places, taken only when every option repairs. In the last
+round only the rank counts, as for smart (the race ends with the round, so a repair costs
+only its stop), except the lost duel. (3) It values pace: :data:`BOLD_PACE` per pip of the
+dogs' speed after the play (next turn one dog keeps its value: about half a space a pip),
+so it keeps its dogs fast and accepts the walls and trees that brings. The Chapel takes
+the cards it ends on away: they cost nothing there. Cards and buildings as smart.
+
+How the repair's price was measured (bold sleds, 5 sleds, 300 recorded races each of
+long-trail and reversed-ridge): between two sleds next in the race order lie 2.70 and 2.02
+spaces on average (so a place is worth 2.5 spaces, :data:`BOLD_PLACE`); over the 11
+repairs of long-trail, the repaired sled ended 0.28 places below where it stood after the
+repair, beyond what sleds in the same place and round drift by without one, against 0.27
+sleds behind it by :func:`.scores.repair_places` (bold repairs almost only when last).
 """
 
 from __future__ import annotations
@@ -48,11 +74,7 @@ from numba import njit
 
 from trackkit.games.snowtails.board import (
     AHEAD,
-    BOTHY,
-    CHAPEL,
     DRIFT_RIGHT,
-    KENNELS,
-    TAVERN,
     Board,
 )
 from trackkit.games.snowtails.movement import (
@@ -81,7 +103,15 @@ from trackkit.games.snowtails.rules import (
     is_balanced,
     may_go_straight,
     speed,
-    tavern_die,
+)
+from trackkit.games.snowtails.scores import (
+    BOLD_LOSS,
+    BOLD_PACE,
+    SmartContext,
+    bold_worth,
+    greedy_score,
+    repair_places,
+    smart_worth,
 )
 from trackkit.games.snowtails.state import (
     BEST_BONUS,
@@ -124,26 +154,10 @@ from trackkit.games.snowtails.state import (
 )
 from trackkit.games.unmanaged import no_runtime
 
-GREEDY, SMART = 0, 1
-POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
+GREEDY, SMART, BOLD = 0, 1, 2
+POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART, "bold": BOLD}
 
-# greedy's penalties, in rank steps (about 5 per straight row of 5 lanes)
-GREEDY_CARD = 10  # a collision card: about two rows
-GREEDY_SLED = 5  # hitting a sled: about a row (the lost die pip is a tie-break already)
-GREEDY_REPAIR = 200  # a 5th collision card: sitting out for several rounds
-
-# smart's weights, in hundredths of a space
-SMART_SPACE = 100
-SMART_CARD = 150  # a collision card with none held: a space and a half
-SMART_CARD_HELD = 50  # and half a space more for each card already held
-SMART_REPAIR = 2500
-SMART_SLED = 50
-SMART_DIE = 40  # a pip of bonus die left over
-SMART_CHAPEL = 150  # a collision card the Chapel takes away
-SMART_KENNELS = 120  # a 5 added to the deck
-SMART_BOTHY = 30  # a 0 or 1 the Bothy swaps for a new card
-SMART_HAND = 5  # a pip kept in hand
-LOW_CARD = 1  # the Bothy: smart discards cards up to this value
+LOW_CARD = 1  # the Bothy: smart and bold discard cards up to this value
 
 TAKEN = -(2**62)  # the bound of a candidate the greedy policy has searched
 
@@ -168,15 +182,6 @@ class Candidate(NamedTuple):
     start_index: int  # its place in the start row (round 1; 0 later), for the tie-break
     play: int  # PLAY_LEFT, PLAY_RIGHT or PLAY_BOTH
     value: int  # the value of the card(s) played
-
-
-class SmartContext(NamedTuple):
-    """What the smart score reads of the sled that plays a candidate."""
-
-    held: int  # collision cards held before the move
-    boxed: int  # 5s left in the box (for the Kennels)
-    hand_pips: int  # pips left in hand after the play
-    low_cards: int  # cards of value up to LOW_CARD left in hand after the play
 
 
 @njit(cache=True, inline="always")
@@ -209,53 +214,27 @@ def consider(
 
 
 @njit(cache=True, inline="always")
-def greedy_score(rank: int, cards: int, stop: int) -> int:
-    """Rank after the move, minus the fixed penalties (module docstring)."""
-    score = rank - GREEDY_CARD * cards
-    if stop == STOP_SLED:
-        score -= GREEDY_SLED
-    elif stop == STOP_REPAIR:
-        score -= GREEDY_REPAIR
-    return score
-
-
-@njit(cache=True, inline="always")
-def smart_worth(
-    togo: int, trigger: int, cards: int, stop: int, die_left: int, sled: SmartContext
-) -> int:
-    """What an outcome is worth to the smart policy, in hundredths of a space (module
-    docstring): progress, collisions, bonus die, hand and the building it ends on."""
-    held, boxed, hand_pips, low_cards = sled.held, sled.boxed, sled.hand_pips, sled.low_cards
-    worth = -SMART_SPACE * togo
-    worth -= (SMART_CARD + SMART_CARD_HELD * held) * cards
-    worth += SMART_DIE * die_left + SMART_HAND * hand_pips
-    if stop == STOP_REPAIR:
-        return worth - SMART_REPAIR
-    if stop == STOP_SLED:
-        worth -= SMART_SLED
-    if trigger & CHAPEL:
-        worth += SMART_CHAPEL * (held + cards)
-    if trigger & TAVERN:
-        worth += SMART_DIE * (tavern_die(die_left) - die_left)
-    if trigger & KENNELS and boxed > 0:
-        worth += SMART_KENNELS
-    if trigger & BOTHY:
-        worth += SMART_BOTHY * low_cards
-    return worth
-
-
-@njit(cache=True, inline="always")
 def score_leaves(
-    policy: int, ending: bool, board: Board, scratch: Scratch, candidate: Candidate
+    policy: int,
+    ending: bool,
+    board: Board,
+    scratch: Scratch,
+    candidate: Candidate,
+    nodes: np.ndarray,
+    p: int,
+    pace: int,
 ) -> None:
     """Score the outcomes :func:`search_moves` found for ``candidate`` and offer each to
-    :func:`consider`; ``scratch.context`` holds what the smart score reads of the sled
-    (:class:`SmartContext`: collision cards held, 5s in the box, pips and low cards left
-    in hand)."""
+    :func:`consider`; ``scratch.context`` holds what the smart and bold scores read of the
+    sled (:class:`SmartContext`: collision cards held, 5s in the box, pips and low cards
+    left in hand); ``nodes`` holds every sled's space, ``p`` is the sled (the places a
+    repair costs, :func:`.scores.repair_places`) and ``pace`` its dogs' speed after the
+    play (bold values it)."""
     rank, togo, trigger = board.rank, board.togo, board.trigger
     leaves, count, best, context = scratch.leaves, scratch.count, scratch.best, scratch.context
     scale = rank.shape[0]  # the rank breaks ties within one worth
     smart = policy == SMART and not ending  # in the last round only the rank counts
+    bold = policy == BOLD and not ending
     sled = SmartContext(context[0], context[1], context[2], context[3])
     for i in range(count[2]):
         node, cards, stop = leaves[L_NODE, i], leaves[L_CARDS, i], leaves[L_STOP, i]
@@ -263,6 +242,14 @@ def score_leaves(
         if smart:
             worth = smart_worth(togo[node], trigger[node], cards, stop, die_left, sled)
             score = worth * scale + rank[node]
+        elif bold:
+            lost = repair_places(rank, nodes, p, node) if stop == STOP_REPAIR else 0
+            worth = bold_worth(togo[node], trigger[node], cards, stop, die_left, sled, lost)
+            worth += BOLD_PACE * pace
+            score = worth * scale + rank[node]
+        elif policy == BOLD:  # the last round: the rank (a repair ends only a duel at once)
+            duel_lost = stop == STOP_REPAIR and nodes.shape[0] == 2
+            score = rank[node] - (BOLD_LOSS * scale if duel_lost else 0)
         elif policy == SMART:
             score = rank[node]
         else:
@@ -514,7 +501,8 @@ def choose_plan(
         start = here if here >= 0 else board.start[start_index]
         search_moves(ground, scratch, held, start, left, right, die, bonus_allowed)
         smart_context(hand, held, boxed, play, value, context)
-        score_leaves(policy, ending, board, scratch, Candidate(start, start_index, play, value))
+        candidate = Candidate(start, start_index, play, value)
+        score_leaves(policy, ending, board, scratch, candidate, sleds.node, p, left + right)
     plan = scratch.plan
     plan[PLAN_START] = best[BEST_START] if here < 0 else -1
     plan[PLAN_PLAY], plan[PLAN_VALUE] = best[BEST_PLAY], best[BEST_VALUE]
@@ -526,7 +514,7 @@ def choose_plan(
 
 @njit(cache=True, inline="always")
 def card_to_discard(policy: int, hand: np.ndarray) -> int:
-    """The dog card to discard when the hand holds too many: the lowest (both policies)."""
+    """The dog card to discard when the hand holds too many: the lowest (every policy)."""
     for value in range(VALUES):
         if hand[value] > 0:
             return value
@@ -535,17 +523,18 @@ def card_to_discard(policy: int, hand: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def bothy_discards(policy: int, value: int) -> bool:
-    """Whether to discard every card of ``value`` at the Bothy: smart drops 0s and 1s."""
-    return policy == SMART and value <= LOW_CARD
+    """Whether to discard every card of ``value`` at the Bothy: smart and bold drop 0s
+    and 1s."""
+    return policy != GREEDY and value <= LOW_CARD
 
 
 @njit(cache=True, inline="always")
 def takes_chapel(policy: int) -> bool:
-    """Discard every collision card at the Chapel: both policies (it costs nothing)."""
+    """Discard every collision card at the Chapel: every policy (it costs nothing)."""
     return True
 
 
 @njit(cache=True, inline="always")
 def takes_kennels(policy: int) -> bool:
-    """Add a 5 to the deck at the Kennels: both policies."""
+    """Add a 5 to the deck at the Kennels: every policy."""
     return True
