@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.conftest import Cli
+from trackkit.games import get_ruleset
 
 
 def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> None:
@@ -15,15 +16,29 @@ def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> 
     code, out, err = cli(*argv, "--json")
     assert code == 0, err
     data = json.loads(out)
+    policies = get_ruleset("snowtails").policies
     assert data["varied"] == ["policy"]
-    assert [v["variant"] for v in data["variants"]] == [{"policy": "greedy"}, {"policy": "smart"}]
+    assert [v["variant"] for v in data["variants"]] == [{"policy": p} for p in policies]
     holds = {v["text"] for v in data["verdicts"] if v["kind"] == "holds"}
-    assert "Husky oval is shorter than Long trail under both readings" in holds
+    n = len(policies)
+    assert f"Husky oval is shorter than Long trail under all {n} readings" in holds
     for found in data["verdicts"]:  # every verdict carries a difference per variant
-        assert len(found["differences"]) == 2
+        assert len(found["differences"]) == n
     code, text, _ = cli(*argv)
     assert code == 0 and "Holds under every reading:" in text
-    assert "Varied: policy (greedy, smart)" in text
+    assert f"Varied: policy ({', '.join(policies)})" in text
+
+
+def test_a_reading_decides_a_verdict_on_the_demo_boards(cli: Cli) -> None:
+    # measured on two seeds (1 and 2 at 4,000 races): under greedy, which of Husky oval and
+    # Chicane spreads its start slots' win rates less flips with the first-round bonus
+    argv = ("compare", "--game", "snowtails", "--robust", "first_round_bonus")
+    code, out, err = cli(*argv, "--policy", "greedy", "--races", "4000", "--seed", "1", "--json")
+    assert code == 0, err
+    found = {(v["figure"], v["a"], v["b"]): v for v in json.loads(out)["verdicts"]}
+    flip = found[("start_spread", "husky-oval", "chicane")]
+    assert flip["kind"] == "depends" and flip["decided_by"] == "first_round_bonus"
+    assert found[("rounds_mean", "husky-oval", "chicane")]["kind"] == "holds"
 
 
 def test_compare_of_yummell_tracks_under_both_policies(cli: Cli) -> None:
@@ -43,7 +58,8 @@ def test_profile_gives_each_figures_range_across_the_readings(cli: Cli) -> None:
     assert rounds["least"] <= rounds["default"] <= rounds["most"]
     assert rounds["moved_most_by"] == "policy"
     code, text, _ = cli(*argv)
-    assert "Husky oval: profile under 2 combinations" in text
+    n = len(get_ruleset("snowtails").policies)
+    assert f"Husky oval: profile under {n} combinations" in text
     assert "Mean rounds of a race with the players" in text
 
 

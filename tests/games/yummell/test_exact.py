@@ -15,6 +15,7 @@ from trackkit.games import get_ruleset
 from trackkit.games.yummell.content import TERRAINS, Content, content_folder, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
 from trackkit.games.yummell.exact import (
+    SoloRules,
     chains,
     encounters,
     exact_characters,
@@ -98,7 +99,7 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
 @pytest.mark.slow  # the brute force builds and solves a dense system: about 8 to 15 s each
 @pytest.mark.parametrize("advantage", [0, 3])  # Climbing; draw-two-keep-one
 def test_agrees_with_a_dense_linear_solve(advantage: int) -> None:
-    exact = exact_solo(SHORT, character=2, advantage=advantage, encounters=False)
+    exact = exact_solo(SHORT, character=2, advantage=advantage, rules=SoloRules(encounters=False))
     expected = _brute_force_no_encounters(SHORT, 2, advantage)
     assert exact.expected_rounds == pytest.approx(expected, abs=1e-9)
 
@@ -277,7 +278,9 @@ def test_more_curse_levels_than_the_bound_are_refused(monkeypatch: pytest.Monkey
 
 def test_without_encounters_too() -> None:
     track = load_preset("king-of-toads")
-    exact = exact_solo(track, character="Flamm", advantage="Heroism", encounters=False)
+    exact = exact_solo(
+        track, character="Flamm", advantage="Heroism", rules=SoloRules(encounters=False)
+    )
     options = RaceOptions(
         players=1, deck="infinite", encounters=False, characters=("Flamm",), advantages=("Heroism",)
     )
@@ -342,7 +345,11 @@ def test_a_track_no_card_can_pay_for_never_finishes(tmp_path: Path) -> None:
         ),
     )
     result = exact_solo(
-        load_preset("first-run"), character=3, advantage=0, content=content, encounters=False
+        load_preset("first-run"),
+        character=3,
+        advantage=0,
+        content=content,
+        rules=SoloRules(encounters=False),
     )
     assert result.never_finishes == pytest.approx(1.0)
     assert result.expected_rounds == pytest.approx(MAX_ROUNDS + 1)
@@ -385,7 +392,9 @@ def test_the_finite_decks_limits_do_not_apply_to_the_solvers_infinite_deck(
     )
     content = _content_with(tmp_path, deck=lambda _: deck)
     with_encounters = exact_solo(SHORT, character=0, advantage=0, content=content)
-    without = exact_solo(SHORT, character=0, advantage=0, content=content, encounters=False)
+    without = exact_solo(
+        SHORT, character=0, advantage=0, content=content, rules=SoloRules(encounters=False)
+    )
     # an artefact drawn changes nothing for greedy: encounters change nothing
     assert with_encounters.expected_rounds == pytest.approx(without.expected_rounds)
 

@@ -19,7 +19,7 @@ from trackkit.games import get_ruleset
 from trackkit.games.face import get_face
 from trackkit.games.readings import readings_of
 from trackkit.games.yummell.content import ADV_EFFECT, ARTEFACT, CREATURE, Effect, load_content
-from trackkit.games.yummell.exact import exact_paths, exact_solo
+from trackkit.games.yummell.exact import SoloRules, exact_paths, exact_solo
 from trackkit.games.yummell.face.readings import READINGS
 from trackkit.games.yummell.movement import furthest
 from trackkit.games.yummell.policies import GREEDY
@@ -345,7 +345,7 @@ def test_the_exact_command_takes_the_challenge_reading() -> None:
 
 def test_the_exact_solver_agrees_with_the_simulator_when_a_challenge_stays() -> None:
     track = load_preset("first-run")
-    exact = exact_solo(track, character="Flamm", advantage="Heroism", challenge_finish="stays")
+    exact = exact_solo(track, character="Flamm", advantage="Heroism", rules=SoloRules("stays"))
     options = RaceOptions(
         players=1,
         deck="infinite",
@@ -361,6 +361,9 @@ def test_the_exact_solver_agrees_with_the_simulator_when_a_challenge_stays() -> 
     assert "leaves the racer where it is" in exact.covers
 
 
+INSTEAD = SoloRules(draw_two="instead")
+
+
 def _draw_two_advantage() -> int:
     effects = load_content().advantages[:, ADV_EFFECT]
     return int(np.flatnonzero(effects == Effect.DRAW_TWO_KEEP_ONE)[0])
@@ -369,10 +372,10 @@ def _draw_two_advantage() -> int:
 def test_the_exact_solver_refuses_draw_two_instead_only_for_a_racer_with_it() -> None:
     track = load_preset("first-run")
     with pytest.raises(Exception, match="on top of the Preparation draw only"):
-        exact_solo(track, character=0, advantage=_draw_two_advantage(), draw_two="instead")
+        exact_solo(track, character=0, advantage=_draw_two_advantage(), rules=INSTEAD)
     with pytest.raises(Exception, match="on top of the Preparation draw only"):
-        exact_solo(track, character=0, draw_two="instead")  # advantages dealt: it is one
-    other = exact_solo(track, character=0, advantage="Heroism", draw_two="instead")
+        exact_solo(track, character=0, rules=INSTEAD)  # advantages dealt: it is one
+    other = exact_solo(track, character=0, advantage="Heroism", rules=INSTEAD)
     assert other == exact_solo(track, character=0, advantage="Heroism")
 
 
@@ -393,7 +396,7 @@ def test_a_profile_leaves_the_exact_figures_out_when_its_racer_cannot_be_solved(
 
 def test_the_exact_solver_refuses_a_reading_it_does_not_know() -> None:
     with pytest.raises(Exception, match="challenge finish is one of finishes, stays"):
-        exact_solo(load_preset("first-run"), character=0, advantage=0, challenge_finish="maybe")
+        exact_solo(load_preset("first-run"), character=0, advantage=0, rules=SoloRules("maybe"))
 
 
 def test_a_profile_solves_under_the_races_reading() -> None:
@@ -406,10 +409,9 @@ def test_a_profile_solves_under_the_races_reading() -> None:
     for reading in RULE_READINGS["challenge_finish"]:
         options = RaceOptions(players=4, challenge_finish=reading)
         values = exact_figures(ruleset, track, board, False, {}, options.content, options)
-        paths = exact_paths(track, **racer, challenge_finish=reading)
+        paths = exact_paths(track, **racer, rules=SoloRules(reading))
         assert values["exact_rounds"] == paths[ruleset.greedy_path(board)]
     # the readings that cannot change a solo race are not the solver's
     assert ruleset.exact_rules(RaceOptions(players=4, crowding="end", troll_toll="entering")) == {
-        "challenge_finish": "finishes",
-        "draw_two": "extra",
+        "rules": SoloRules("finishes", "extra")
     }

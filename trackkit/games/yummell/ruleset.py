@@ -280,14 +280,17 @@ class Yummell:
 
         return exact_paths(track, **choices)
 
-    def exact_rules(self, options: RaceOptions | None) -> dict[str, str]:
+    def exact_rules(self, options: RaceOptions | None) -> dict[str, Any]:
         """The readings of ``options`` the exact solver is given: those that can change a
-        solo race (a challenge won next to the finish, draw-two-keep-one; the crowding,
+        solo race (a challenge won next to the finish, draw-two-keep-one, and whether
+        encounters are drawn at all; the crowding,
         what "advanced" asks of a move and the Troll's toll cannot, and the deck is the
         solver's own, the infinite one)."""
+        from trackkit.games.yummell.exact import SoloRules
+
         if options is None:
             return {}
-        return {"challenge_finish": options.challenge_finish, "draw_two": options.draw_two}
+        return {"rules": SoloRules(options.challenge_finish, options.draw_two, options.encounters)}
 
     def exact_refusal(self, options: RaceOptions | None) -> str | None:
         """Why a profile's exact figures are left out under ``options``' readings, or None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -161,6 +161,21 @@ def _solve_pairs(
     ]
 
 
+class SoloRules(NamedTuple):
+    """The readings that can change a solo race, as the solver plays them:
+    ``challenge_finish``, a challenge won next to the finish (``finishes``, the default, or
+    ``stays``); ``draw_two``, draw-two-keep-one on top of the Preparation draw (``extra``,
+    the default; ``instead`` is refused for a racer with that advantage); ``encounters``,
+    whether encounter cards are drawn (``--no-encounters``: none)."""
+
+    challenge_finish: str = "finishes"
+    draw_two: str = "extra"
+    encounters: bool = True
+
+
+DEFAULT_RULES = SoloRules()
+
+
 def _draw_two_refused(content: Content, advantages: list[int], draw_two: str) -> None:
     """Refuse the ``draw_two`` reading ``instead`` for a racer with that advantage (the
     solver plays it on top of the Preparation draw), and a value the reading lacks."""
@@ -233,12 +248,10 @@ def exact_solo(
     character: str | int | None = None,
     advantage: str | int | None = None,
     path: str | None = None,
-    encounters: bool = True,
     content: Content | None = None,
     workers: int = 2,
     prepared: RaceBoard | None = None,
-    challenge_finish: str = "finishes",
-    draw_two: str = "extra",
+    rules: SoloRules = DEFAULT_RULES,
 ) -> ExactResult:
     """The exact expected rounds of a solo greedy race with the infinite deck.
 
@@ -248,14 +261,13 @@ def exact_solo(
     ``path`` is the start path raced ("A"…), or None for the greedy route (the start path
     with the lowest total MP, the one greedy takes). ``prepared`` is ``track``'s race board
     when the caller has it already (a profile, after its simulation), so the track is not
-    composed again. ``challenge_finish``: the reading of a challenge won next to the finish
-    (``finishes``, the default, or ``stays``); ``draw_two``: draw-two-keep-one on top of the
-    Preparation draw (``extra``, the default; ``instead`` is refused for a racer with it).
+    composed again. ``rules``: the readings that can change a solo race (:class:`SoloRules`).
     """
-    onto_finish = _onto_finish(challenge_finish)
+    encounters = rules.encounters
+    onto_finish = _onto_finish(rules.challenge_finish)
     content = content or load_content()
     characters, advantages = _racer(content, character, advantage)
-    _draw_two_refused(content, advantages, draw_two)
+    _draw_two_refused(content, advantages, rules.draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     pairs = [(c, a) for c in characters for a in advantages]
@@ -297,7 +309,7 @@ def exact_solo(
         covers=_covers(encounters, onto_finish),
         never_finishes=float(np.mean([solved[pair][3] for pair in pairs])),
         curse_levels=max(r[4] for r in solved.values()),
-        challenge_finish=challenge_finish,
+        challenge_finish=rules.challenge_finish,
     )
 
 
@@ -315,11 +327,9 @@ def exact_paths(
     *,
     character: str | int,
     advantage: str | int,
-    encounters: bool = True,
     content: Content | None = None,
     prepared: RaceBoard | None = None,
-    challenge_finish: str = "finishes",
-    draw_two: str = "extra",
+    rules: SoloRules = DEFAULT_RULES,
 ) -> dict[str, float]:
     """The exact expected rounds of one racer's solo race on each start path, by the
     path's letter: each as :func:`exact_solo` with that ``path`` gives it, solved together
@@ -330,10 +340,11 @@ def exact_paths(
     >>> sorted(paths), min(paths, key=paths.get)
     (['A', 'B', 'C'], 'A')
     """
-    onto_finish = _onto_finish(challenge_finish)
+    encounters = rules.encounters
+    onto_finish = _onto_finish(rules.challenge_finish)
     content = content or load_content()
     (who,), (what,) = _racer(content, character, advantage)
-    _draw_two_refused(content, [what], draw_two)
+    _draw_two_refused(content, [what], rules.draw_two)
     board = (prepared or race_board(track)).board
     routes = list(range(len(board.route_len)))
     solved = _solve_routes(board, content, who, what, encounters, routes, onto_finish)
@@ -345,23 +356,22 @@ def exact_characters(
     *,
     advantage: str | int | None = None,
     path: str | None = None,
-    encounters: bool = True,
     content: Content | None = None,
     prepared: RaceBoard | None = None,
-    challenge_finish: str = "finishes",
-    draw_two: str = "extra",
+    rules: SoloRules = DEFAULT_RULES,
 ) -> dict[str, float]:
     """The exact expected rounds of each character's solo race with ``advantage`` (by
     default the ruleset's reference advantage, one that does nothing in a solo race), by
     the character's name, on start path ``path`` (None: the greedy route). Characters
     whose ability changes nothing here share one solution.
     """
-    onto_finish = _onto_finish(challenge_finish)
+    encounters = rules.encounters
+    onto_finish = _onto_finish(rules.challenge_finish)
     content = content or load_content()
     if advantage is None:
         advantage = get_ruleset("yummell").exact_reference(content)["advantage"]
     characters, (what,) = _racer(content, None, advantage)
-    _draw_two_refused(content, [what], draw_two)
+    _draw_two_refused(content, [what], rules.draw_two)
     board = (prepared or race_board(track)).board
     route = _route(board, path)
     return {

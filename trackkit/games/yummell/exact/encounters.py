@@ -4,7 +4,7 @@ after moving."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -23,6 +23,9 @@ from trackkit.games.yummell.content import (
 )
 from trackkit.games.yummell.exact.hands import VALUES, TurnTables
 from trackkit.games.yummell.rules import challenge_total, challenge_won
+
+if TYPE_CHECKING:  # the solver imports this module
+    from trackkit.games.yummell.exact.solver import Racer
 
 # what an encounter card does to a solo greedy character, by kind
 NOTHING, CREATURE, BACK, BACK_IF_TERRAIN, CURSE, DISCARD = range(6)
@@ -69,8 +72,7 @@ def _encounter_parts(
     challenges: tuple[np.ndarray, np.ndarray],
     turns: TurnTables,
     terrain: np.ndarray,
-    steady: bool,
-    onto_finish: bool,
+    racer: Racer,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Drawing an encounter card on square ``end``, split by where it leaves the character.
 
@@ -79,12 +81,14 @@ def _encounter_parts(
     hand, the chance of losing a challenge (back one square, the lowest card played); and
     the chance of an event sending it back one square. Only the last two depend on the
     square behind, which may still be being solved. A challenge won on the square before
-    the finish reaches it, or (not ``onto_finish``) leaves the character where it is.
+    the finish reaches it, or (not ``racer.onto_finish``) leaves the character where it is;
+    events do not send back a ``racer.steady`` one.
     ``lost_value`` is the value of a hand
     that lost a card (refilled, or as it is with draw-two-keep-one), indexed by
     ``turns.lost``; a hand that lost none is ``turns.keep``. ``challenges`` is
     :func:`_challenges`.
     """
+    steady, onto_finish = racer.steady, racer.onto_finish
     kinds, params, chances = draws.kinds, draws.params, draws.chances
     lost, keep = turns.lost, turns.keep
     win, lose = challenges

@@ -361,8 +361,7 @@ def _solve(
                 challenges,
                 turns,
                 chain.terrain,
-                racer.steady,
-                racer.onto_finish,
+                racer,
             )
         # within a square, a turn keeps its curse level (curses come from encounters
         # ahead, on squares already solved): each level is solved on its own

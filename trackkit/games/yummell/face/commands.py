@@ -72,7 +72,7 @@ def _generate(values: Mapping[str, Any]) -> Shown:
 
 def _exact(values: Mapping[str, Any]) -> Shown:
     from trackkit.games.yummell.content import load_content
-    from trackkit.games.yummell.exact import exact_solo
+    from trackkit.games.yummell.exact import SoloRules, exact_solo
     from trackkit.games.yummell.face.races import exact_text
 
     result = exact_solo(
@@ -80,10 +80,12 @@ def _exact(values: Mapping[str, Any]) -> Shown:
         character=values["character"],
         advantage=values["advantage"],
         path=values["path"],
-        encounters=values["encounters"] is not False,
         content=load_content(values["content"]),
-        challenge_finish=values["challenge_finish"] or CHALLENGE_FINISH.default,
-        draw_two=values["draw_two"] or DRAW_TWO.default,
+        rules=SoloRules(
+            values["challenge_finish"] or CHALLENGE_FINISH.default,
+            values["draw_two"] or DRAW_TWO.default,
+            encounters=values["encounters"] is not False,
+        ),
     )
     return Shown(result.to_json(), exact_text(result))
 
