@@ -167,3 +167,11 @@ def test_a_flip_sure_at_95_percent_alone_is_not_called_a_dependence() -> None:
     # twice the gap is sure over the four, and the tie-break decides it
     found = verdict(_run([4.84, 5.16, 4.84, 5.16], [5.0] * 4), "rounds_mean", "a", "b")
     assert found.kind == "depends" and found.decided_by == "tie"
+
+
+def test_a_flip_decided_mostly_by_one_reading_names_it() -> None:
+    # A is shorter under every "bonus allowed" combination; under "not allowed" the tie
+    # decides: no reading alone, but one value of one reading leans all one way
+    found = verdict(_run([4.0, 4.0, 4.0, 6.0], [5.0] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "depends" and found.decided_by is None
+    assert "most with bonus (--no-bonus): A under allowed in 2 of 2" in found.text

@@ -302,6 +302,28 @@ def deciding_reading(run: RobustRun, signs: Sequence[int]) -> tuple[str, dict[An
     return None
 
 
+def leaning_reading(run: RobustRun, signs: Sequence[int]) -> tuple[str, Any, int, int, int] | None:
+    """When no reading alone decides the sign, the value of a reading under which one sign
+    holds most purely (every sign told apart there the same, as many as possible): its
+    name, value, sign, and how many of the variants told apart under it have that sign
+    (None when no value has one sign in three of four, at least twice)."""
+    best: tuple[str, Any, int, int, int] | None = None
+    for name in run.variant_names():
+        by_value: dict[Any, list[int]] = {}
+        for variant, sign in zip(run.variants, signs, strict=True):
+            if sign:
+                by_value.setdefault(variant.get(name), []).append(sign)
+        for value, found in by_value.items():
+            for sign in (1, -1):
+                count = found.count(sign)
+                key = (count / len(found), count)
+                if best is None or key > (best[3] / best[4], best[3]):
+                    best = (name, value, sign, count, len(found))
+    if best is None or best[3] < 2 or best[3] < 0.75 * best[4]:
+        return None  # no value under which one sign holds three times in four
+    return best
+
+
 def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
     """What ``key`` says of tracks ``a`` and ``b`` under every variant of ``run``."""
     diffs = tuple(difference(by_track[a], by_track[b], key) for by_track in run.values)
@@ -343,6 +365,14 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
             f"which of {na} and {nb} is {word} depends on the combination of readings "
             f"({na} under {told.count(1)}, {nb} under {told.count(-1)} of {n})"
         )
+        leaning = leaning_reading(run, signs)
+        if leaning is not None:
+            name, value, sign, count, of = leaning
+            said = run.words.get(name, {}).get(value, value)
+            text += (
+                f"; most with {run.named.get(name, name)}: {na if sign > 0 else nb} "
+                f"under {said} in {count} of {of}"
+            )
         return Verdict(key, a, b, "depends", text, signs, diffs, first=a)
     name, sides = found
     said = run.words.get(name, {})

@@ -81,6 +81,11 @@ class Reading:
     def default(self) -> Any:
         return self.values[0]
 
+    @property
+    def cited(self) -> str:
+        """The passage's reference without its quotation (``p. 7, Challenge``)."""
+        return self.passage.split(': "')[0].strip()
+
     def label(self, value: Any) -> str:
         """``value`` in a word (its label, or the value itself)."""
         if self.labels and value in self.values:
