@@ -65,3 +65,21 @@ def test_every_reading_of_a_game_is_one_of_its_options_and_says_where_it_comes_f
 def test_an_unknown_reading_is_refused_with_the_games_readings() -> None:
     with pytest.raises(TrackkitError, match="not a reading of this game"):
         reading_named("snowtails", "gravity")
+
+
+def test_the_readmes_table_and_the_docs_page_say_every_reading_as_declared() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    page = (root / "docs" / "readings.md").read_text()
+    for game in rulesets():
+        for reading in readings_of(game):
+            values = ", ".join(
+                f"**{reading.label(v)}**" if v == reading.default else reading.label(v)
+                for v in reading.values
+            )
+            row = f"| `{reading.option.flag}` | {reading.question} | {values} | {reading.cited} |"
+            assert row in readme, reading.name
+            assert f"#### `{reading.option.flag}`: {reading.question}" in page
+            assert f"Rulebook: {reading.passage}" in page
