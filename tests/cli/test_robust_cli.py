@@ -41,6 +41,7 @@ def test_a_reading_decides_a_verdict_on_the_demo_boards(cli: Cli) -> None:
     assert found[("rounds_mean", "husky-oval", "chicane")]["kind"] == "holds"
 
 
+@pytest.mark.slow  # 20 s: the average track's 30 tracks under each policy
 def test_compare_of_yummell_tracks_under_both_policies(cli: Cli) -> None:
     code, out, err = cli("compare", "--players", "3", "--robust", "--races", "200", "--json")
     assert code == 0, err

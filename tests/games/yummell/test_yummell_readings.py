@@ -314,6 +314,7 @@ def _cli(*args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # a command-line run each (2 s); the options' own tests stay quick
 @pytest.mark.parametrize(
     ("flag", "value"),
     [
@@ -332,6 +333,7 @@ def test_the_flag_reaches_the_engine(flag: str, value: str) -> None:
     assert chosen["mean_rounds"] != default["mean_rounds"]
 
 
+@pytest.mark.slow
 def test_the_exact_command_takes_the_challenge_reading() -> None:
     common = ("exact", "first-run", "--character", "Flamm", "--advantage", "Heroism", "--json")
     default = _cli(*common)
