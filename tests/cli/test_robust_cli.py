@@ -29,6 +29,7 @@ def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> 
     assert f"Varied: policy ({', '.join(policies)})" in text
 
 
+@pytest.mark.slow  # 4,000 races a board under two readings
 def test_a_reading_decides_a_verdict_on_the_demo_boards(cli: Cli) -> None:
     # measured on two seeds (1 and 2 at 4,000 races): under greedy, which of Husky oval and
     # Chicane spreads its start slots' win rates less flips with the first-round bonus
