@@ -149,10 +149,12 @@ REPAIR_DRAW = Reading(
     "one turn) changes the least",
     passage='rulebook C, "Collisioni"; SNOWTAILS.md §3.10',
     status="R",
-    effect="none measured on reversed-ridge (5 sleds, 4,000 races, seed 1): greedy and smart "
-    "took no 5th collision card there, so both readings play the same races (5.47 rounds, "
-    "95% CI 5.45-5.49, under greedy); it matters only to a policy that risks repairs "
-    f"({_MEASURED} [--policy smart] --repair-draw fresh)",
+    effect="none measured: greedy and smart take no 5th collision card on reversed-ridge "
+    "(5 sleds, 4,000 races, seed 1), and bold, which repairs 0.045 times a race on "
+    "long-trail, has played its last dog card whenever it takes the 5th, so both readings "
+    "play the very same races there (9.01 rounds, 95% CI 9.00-9.03; trackkit simulate "
+    "long-trail --players 5 --races 4000 --seed 1 --policy bold --repair-draw fresh); the "
+    "readings differ only for a sled hitting several trees in one turn with dog cards left",
 )
 
 READINGS: tuple[Reading, ...] = (TIGHT_CORNERS_READING, FIRST_ROUND_BONUS, TIE_BREAK, REPAIR_DRAW)
