@@ -83,3 +83,5 @@ def test_the_readmes_table_and_the_docs_page_say_every_reading_as_declared() -> 
             assert row in readme, reading.name
             assert f"#### `{reading.option.flag}`: {reading.question}" in page
             assert f"Rulebook: {reading.passage}" in page
+            if reading.effect:
+                assert f"Measured: {reading.effect}" in page
