@@ -12,13 +12,13 @@ import sys
 import numpy as np
 import pytest
 from snowtails_race_fixtures import STRAIGHT, Table, table
-from test_snowtails_policies import outcomes, random_table
+from test_snowtails_policies import brute_force, random_table
 
 from trackkit.games.snowtails.board import CHAPEL
 from trackkit.games.snowtails.policies import BOLD, POLICIES, choose_plan
 from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.snowtails.race import RaceOptions, simulate
-from trackkit.games.snowtails.rules import schedule_code, schedule_text
+from trackkit.games.snowtails.rules import schedule_text
 from trackkit.games.snowtails.ruleset import SnowTails
 from trackkit.games.snowtails.scores import (
     BOLD_CARD,
@@ -40,7 +40,6 @@ from trackkit.games.snowtails.state import (
     PLAN_PLAY,
     PLAN_START,
     PLAN_VALUE,
-    ROUND,
     STAT_REPAIRS,
     VALUES,
 )
@@ -102,34 +101,6 @@ def bold_score(t: Table, p: int, outcome: tuple, left: int, right: int, play: in
     return (worth + BOLD_PACE * (left + right)) * scale + rank
 
 
-def bold_brute_force(t: Table, p: int, position: int) -> tuple[int, int, int, int, int]:
-    """The best (start, play, value, schedule code, bonus) for bold, option by option."""
-    sleds, rnd = t.sleds, int(t.race.status[ROUND])
-    bonus_allowed = rnd > 1 or t.engine.setup.bonus_first_round
-    here = int(sleds.node[p])
-    starts = [here] if here >= 0 else [int(s) for s in t.board.start]
-    best_key, best = None, None
-    for start_index, start in enumerate(starts):
-        for play in range(3):
-            for value in range(VALUES):
-                if sleds.hand[p, value] < (2 if play == 2 else 1):
-                    continue
-                left = value if play != 1 else int(sleds.left[p])
-                right = value if play != 0 else int(sleds.right[p])
-                die = int(sleds.die[p])
-                if rnd > 1 and left == right:
-                    die = max(die, min(position, 6))
-                for outcome in outcomes(t, p, start, left, right, die, bonus_allowed):
-                    schedule, bonus, die_left = outcome[0], outcome[1], outcome[5]
-                    s = bold_score(t, p, outcome, left, right, play, value)
-                    key = (-s, -die_left, schedule, start_index, play, value, bonus)
-                    if best_key is None or key < best_key:
-                        best_key = key
-                        best = (start if here < 0 else -1, play, value, schedule, bonus)
-    start, play, value, schedule, bonus = best
-    return start, play, value, schedule_code(schedule), bonus
-
-
 @pytest.mark.parametrize("slug", ["long-trail", "reversed-ridge", "chicane"])
 def test_bold_finds_the_best_option_of_all(slug: str) -> None:
     """choose_plan against every option scored from the docstring, on random positions of
@@ -143,7 +114,7 @@ def test_bold_finds_the_best_option_of_all(slug: str) -> None:
         choose_plan(t.board, e.setup, t.race, t.sleds, e.scratch, p, position)
         fields = (PLAN_START, PLAN_PLAY, PLAN_VALUE, PLAN_CODE, PLAN_BONUS)
         got = tuple(int(e.scratch.plan[f]) for f in fields)
-        assert got == bold_brute_force(t, p, position), case
+        assert got == brute_force(t, p, position, bold_score), case
 
 
 def test_bold_is_a_registered_policy() -> None:

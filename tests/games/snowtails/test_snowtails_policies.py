@@ -4,6 +4,7 @@ of SNOWTAILS.md §6, and T03 as a choice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
@@ -117,8 +118,12 @@ def score(
     return int(worth) * board.rank.shape[0] + rank
 
 
-def brute_force(t: Table, p: int, position: int) -> tuple[int, int, int, int, int]:
-    """The best (start, play, value, schedule code, bonus) by the policy's comparison."""
+def brute_force(
+    t: Table, p: int, position: int, scored: Callable[..., float] | None = None
+) -> tuple[int, int, int, int, int]:
+    """The best (start, play, value, schedule code, bonus) by the policy's comparison;
+    ``scored(t, p, outcome, left, right, play, value)`` scores an outcome (default: the
+    sled's policy, :func:`score`)."""
     sleds, rnd = t.sleds, int(t.race.status[ROUND])
     policy = int(sleds.policy[p])
     bonus_allowed = rnd > 1 or t.engine.setup.bonus_first_round
@@ -135,10 +140,12 @@ def brute_force(t: Table, p: int, position: int) -> tuple[int, int, int, int, in
                 die = int(sleds.die[p])
                 if rnd > 1 and left == right:
                     die = max(die, min(position, 6))
-                for schedule, bonus, node, cards, stop, die_left in outcomes(
-                    t, p, start, left, right, die, bonus_allowed
-                ):
-                    s = score(t, p, policy, node, cards, stop, die_left, play, value)
+                for outcome in outcomes(t, p, start, left, right, die, bonus_allowed):
+                    schedule, bonus, node, cards, stop, die_left = outcome
+                    if scored is None:
+                        s = score(t, p, policy, node, cards, stop, die_left, play, value)
+                    else:
+                        s = scored(t, p, outcome, left, right, play, value)
                     key = (-s, -die_left, schedule, start_index, play, value, bonus)
                     if best_key is None or key < best_key:
                         best_key = key
