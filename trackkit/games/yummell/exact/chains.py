@@ -20,7 +20,7 @@ from trackkit.games.yummell.content import (
     Effect,
 )
 from trackkit.games.yummell.engine import MAX_ROUNDS
-from trackkit.games.yummell.exact.encounters import Draws, _encounter_table
+from trackkit.games.yummell.exact.encounters import Draws, Racer, _encounter_table
 from trackkit.games.yummell.exact.hands import (
     HANDS4,
     HANDS5,
@@ -30,7 +30,6 @@ from trackkit.games.yummell.exact.hands import (
 )
 from trackkit.games.yummell.exact.solver import (
     MAX_SWEEPS,
-    Racer,
     Refill,
     Solution,
     Squares,

@@ -4,7 +4,7 @@ after moving."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -24,9 +24,6 @@ from trackkit.games.yummell.content import (
 from trackkit.games.yummell.exact.hands import VALUES, TurnTables
 from trackkit.games.yummell.rules import challenge_total, challenge_won
 
-if TYPE_CHECKING:  # the solver imports this module
-    from trackkit.games.yummell.exact.solver import Racer
-
 # what an encounter card does to a solo greedy character, by kind
 NOTHING, CREATURE, BACK, BACK_IF_TERRAIN, CURSE, DISCARD = range(6)
 
@@ -39,6 +36,16 @@ class Draws(NamedTuple):
     params: np.ndarray  # (k,) its terrain or curse step
     chances: np.ndarray  # (k,) its probability
     wins: np.ndarray  # (k, 9) for creatures: does a card of each number win
+
+
+class Racer(NamedTuple):
+    """What of the racer and the race changes the chain beyond its squares' costs (here
+    for the encounters, which read two of them; the solver reads the rest)."""
+
+    two: bool  # draw-two-keep-one: a lost card needs no refill
+    steady: bool  # not sent back by events
+    encounters: bool
+    onto_finish: bool = True  # a challenge won next to the finish finishes (SPEC.md §4)
 
 
 @njit(cache=True)

@@ -12,6 +12,7 @@ from numba import njit
 from trackkit.games.yummell.content import MAX_CARD_NUMBER
 from trackkit.games.yummell.exact.encounters import (
     Draws,
+    Racer,
     _challenges,
     _combine,
     _encounter_parts,
@@ -35,15 +36,6 @@ class Squares(NamedTuple):
     cost: np.ndarray  # (squares, curse levels) MP to enter each square
     terrain: np.ndarray  # (squares,)
     stuck: np.ndarray  # (squares + 1, levels) by row: no card pays for the next square
-
-
-class Racer(NamedTuple):
-    """What of the racer and the race changes the chain beyond its squares' costs."""
-
-    two: bool  # draw-two-keep-one: a lost card needs no refill
-    steady: bool  # not sent back by events
-    encounters: bool
-    onto_finish: bool = True  # a challenge won next to the finish finishes (SPEC.md §4)
 
 
 class Refill(NamedTuple):
