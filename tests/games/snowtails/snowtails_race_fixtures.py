@@ -7,6 +7,10 @@ is the left lane in the direction of travel, as in SNOWTAILS.md §3.15.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -167,3 +171,13 @@ def table(
     race.stream[:RANDOM_BUFFER] = np.random.default_rng(seed).integers(0, 2**32, size=RANDOM_BUFFER)
     race.stream[RANDOM_BUFFER] = 0
     return Table(engine)
+
+
+def plain_python(code: str) -> Any:
+    """What ``code`` prints as JSON when run in a fresh interpreter with numba's JIT off:
+    the engine as plain Python, to compare with the compiled engine's numbers."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)

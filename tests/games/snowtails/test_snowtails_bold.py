@@ -4,14 +4,9 @@ compiled and as plain Python; its choices in constructed positions; repairs in r
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
-from snowtails_race_fixtures import STRAIGHT, Table, table
+from snowtails_race_fixtures import STRAIGHT, Table, plain_python, table
 from test_snowtails_policies import brute_force, random_table
 
 from trackkit.games.snowtails.board import CHAPEL
@@ -235,12 +230,7 @@ def test_compiled_and_plain_python_play_the_same_bold_races() -> None:
         "print(json.dumps({'placing': batch.placing.tolist(), 'stats': batch.stats.tolist(),\n"
         "                  'rounds': batch.rounds.tolist()}))\n"
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    plain = json.loads(
-        subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        ).stdout
-    )
+    plain = plain_python(code)
     options = RaceOptions(players=5, policy=("bold", "bold", "smart", "bold", "greedy"))
     batch = simulate(load_preset("long-trail"), options, 12, 5)
     assert batch.stat("repairs").sum() > 0

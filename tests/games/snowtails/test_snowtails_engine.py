@@ -5,13 +5,10 @@ tournaments, reproducibility, and one implementation compiled or not (SNOWTAILS.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from snowtails_race_fixtures import STRAIGHT, table
+from snowtails_race_fixtures import STRAIGHT, plain_python, table
 
 from trackkit.games.base import batch_stream
 from trackkit.games.snowtails.cards import carry_over
@@ -309,12 +306,7 @@ def test_compiled_and_plain_python_play_the_same_races() -> None:
         "print(json.dumps({'records': records, 'placing': batch.placing.tolist(),\n"
         "                  'stats': batch.stats.tolist(), 'rounds': batch.rounds.tolist()}))\n"
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    plain = json.loads(
-        subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        ).stdout
-    )
+    plain = plain_python(code)
     opts = RaceOptions(players=4, policy=("smart", "greedy", "smart", "greedy"))
     slugs = ["long-trail", "reversed-ridge", "chicane"]
     compiled = [record_race(load_preset(s), opts, seed=k).to_json() for k, s in enumerate(slugs)]
