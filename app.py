@@ -10,8 +10,14 @@ from trackkit.app import common, home_page
 
 limits.serve_app_limits()  # a web server: the app's stricter cost limits, for every visitor
 st.set_page_config(page_title="trackkit · race tracks", page_icon=":material/flag:", layout="wide")
-current = st.navigation(home_page.app_sections())
+sections = home_page.app_sections()
+current = st.navigation(sections, position="hidden")  # the sidebar's links are ours
 common.follow_addresses()  # a shared link is opened whichever page it points at
 common.sync_address()
 common.show_link_error()
-current.run()
+menu = st.sidebar.empty()
+home_page.show_navigation(sections, menu)
+try:
+    current.run()
+finally:
+    home_page.show_navigation(sections, menu)  # the links carry the design the page left

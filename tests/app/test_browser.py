@@ -186,20 +186,32 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     expect(page.get_by_text("7 · straight")).to_have_count(0)
     # every page keeps the design in the address
     for link in ("Tiles", "Race", "Compare", "Design"):
+        settle(page)
+        steps = page.evaluate("history.length")
         page.get_by_role("link", name=link, exact=True).click()
         page.get_by_role("heading", name=HEADINGS[link], exact=True).wait_for()
         _wait_for_linked_tiles(page, (1, 7))
+        settle(page)
+        # one step of the browser's history per switch: Streamlit's own links dropped the
+        # design, which then came back a parameter at a time (three steps; Back stopped on
+        # the same page)
+        assert page.evaluate("history.length") == steps + 1, link
     page.reload()
     page.get_by_role("heading", name="Design a track").wait_for()
     page.get_by_text("fits at").first.wait_for()
     _wait_for_linked_tiles(page, (1, 7))
     # Back and Forward between pages: the page shown matches the address
+    settle(page)
+    steps = page.evaluate("history.length")
     page.get_by_role("link", name="Tiles", exact=True).click()
     page.get_by_role("heading", name="Tiles", exact=True).wait_for()
     page.wait_for_url("**/tiles**")  # the history entry exists before we step back over it
     # and the page has finished running: a run still going when Back is pressed (a loaded
     # machine, the engine compiling beside it) ends by putting its own page's address back
     settle(page)
+    # one step: a switch that left the design behind and then put it back was three (the
+    # bare page, then one per parameter), and Back stopped on the Tiles page
+    assert page.evaluate("history.length") == steps + 1
     page.go_back()
     page.get_by_role("heading", name="Design a track").wait_for()
     _wait_for_linked_tiles(page, (1, 7))

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from streamlit.testing.v1 import AppTest
 
+from trackkit.app.home_page import game_entries
 from trackkit.board.track import Placement, Track
+from trackkit.games.base import KNOWN
 from trackkit.games.yummell.editing import Design, encode_track
 from trackkit.games.yummell.presets import load_preset
 
@@ -37,9 +40,28 @@ def test_the_app_opens_on_the_start_page_with_links_and_the_caveat() -> None:
         "3. Compare it",
         "And another game: Mush! Mush! Snow Tails 2",
     ]
-    links = [e.proto.page for e in at.get("page_link")]
+    links = [e.proto.page for e in at.main.get("page_link")]
     assert links[:3] == ["design", "race", "compare"]  # the Snow Tails links: test_snow_pages
     assert any("Reconstructed data" in i.value for i in at.info)
+
+
+def test_the_sidebar_links_every_page_and_each_link_keeps_the_design() -> None:
+    """Streamlit's own links drop the address's designs (putting them back made a page
+    switch two steps of the browser's history): the sidebar's links carry them."""
+    link = encode_track(load_preset("forest-run"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["track"] = link
+    at.query_params["players"] = "4"
+    at.run()
+    assert not at.exception
+    links = at.sidebar.get("page_link")
+    pages = [e.proto.page for e in links]
+    listed = ["", "glossary", *(e.path for game in KNOWN for e in game_entries(game))]
+    assert pages == listed  # every page, once, the start page at the app's own address
+    assert "snow-design" in pages
+    for element in links:
+        assert parse_qs(element.proto.query_string) == {"track": [link], "players": ["4"]}
+    assert [c.value for c in at.sidebar.caption] == ["Yummell", "Mush! Mush! Snow Tails 2"]
 
 
 def test_placing_tiles_updates_the_validation() -> None:

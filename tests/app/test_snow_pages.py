@@ -41,7 +41,7 @@ def _use_tool(at: AppTest, tool: str, segment: str, lane: int, index: int) -> No
 def test_the_start_page_links_both_games() -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert not at.exception
-    links = [e.proto.page for e in at.get("page_link")]
+    links = [e.proto.page for e in at.main.get("page_link")]
     assert links == [
         *("design", "race", "compare", "explore", "glossary"),
         *("snow-design", "snow-race", "snow-compare", "snow-tune"),

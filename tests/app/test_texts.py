@@ -36,7 +36,7 @@ def test_the_start_page_and_a_page_of_its_own_explain_the_words_of_the_tables() 
         assert f"**{term}**:" in text
     for term in ("balance", "tilt", "95% interval", "average track"):
         assert f"**{term}**:" in text
-    assert "glossary" in [link.proto.page for link in at.get("page_link")]
+    assert "glossary" in [link.proto.page for link in at.main.get("page_link")]
     page = AppTest.from_string(
         "from trackkit.app import glossary\nglossary.page()\n", default_timeout=60
     ).run()

@@ -171,22 +171,46 @@ def show_link_error() -> None:
         st.error(f"The shared link could not be opened: {reason}. Your design was not changed.")
 
 
-def sync_address() -> None:
-    """Keep every game's design (``?track=``, ``?snow=``…, as its pages register them) and
-    ``?players=``, once a count is chosen, in the address bar on every page, so a reload or
-    a copied address reopens the designs for that count."""
+def address() -> dict[str, str]:
+    """The address's parameters as they should read now: every game's design (``?track=``,
+    ``?snow=``…, as its pages register them) and ``?players=``, once a count is chosen."""
+    wanted = st.query_params.to_dict()
     for key, value in _PARTS.items():
         text = value()
         if text is LEAVE:
             continue
         if text is None:
-            if key in st.query_params:
-                del st.query_params[key]
-        elif st.query_params.get(key) != text:
-            st.query_params[key] = text
+            wanted.pop(key, None)
+        else:
+            wanted[key] = text
     count = players()
-    if count is not None and st.query_params.get(PLAYERS_KEY) != str(count):
-        st.query_params[PLAYERS_KEY] = str(count)
+    if count is not None:
+        wanted[PLAYERS_KEY] = str(count)
+    return wanted
+
+
+def sync_address() -> None:
+    """Keep :func:`address` in the address bar on every page, so a reload or a copied
+    address reopens the designs for that count.
+
+    All of it changes at once: the browser takes each change as a step of its history,
+    and a step per parameter would make Back stop on the same page with part of them.
+    """
+    wanted = address()
+    if wanted != st.query_params.to_dict():
+        st.query_params.from_dict(wanted)
+
+
+def page_link(page: Any, *, label: str | None = None, where: Any = None) -> None:
+    """A link to ``page`` that keeps the address's designs: Streamlit drops the address's
+    parameters on a page switch, and putting them back after it would be a second step
+    of the browser's history (Back would stop on the same page)."""
+    (where or st).page_link(page, label=label or page.title, icon=page.icon, query_params=address())
+
+
+def switch_page(page: Any) -> None:
+    """Switch to ``page`` keeping the address's designs (:func:`page_link`)."""
+    st.switch_page(page, query_params=address())
 
 
 def read_upload(upload: Any, read: Callable[[bytes, str], Any]) -> Any:

@@ -311,7 +311,7 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
     if right.button("Open in Design", icon=":material/extension:", key="explore-open"):
         common.editor(track.game).open(track)
-        st.switch_page(_editor_page(track.game))
+        common.switch_page(_editor_page(track.game))
     if again is not None:
         right.markdown(plain(verdict(again)))
         right.caption(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -119,6 +119,21 @@ def app_sections() -> dict[str, list[st.Page]]:
     return sections
 
 
+def show_navigation(sections: dict[str, list[st.Page]], where: Any) -> None:
+    """The sidebar's links to every page, under each game's name, in ``where`` (a slot
+    drawn again once the page has run: the links carry the design as the page left it).
+
+    Streamlit's own navigation is hidden: its links drop the address's designs, and
+    putting them back after the switch made each switch two steps of the browser's
+    history, so Back stopped on the same page."""
+    with where.container():
+        for title, pages in sections.items():
+            if title:
+                st.caption(title)
+            for shown in pages:
+                common.page_link(shown)
+
+
 def app_pages() -> list[st.Page]:
     """The opening page, then every page of the first game."""
     return [start_page(), *game_pages(DEFAULT_GAME)]
@@ -130,7 +145,7 @@ def page() -> None:
     _steps(DEFAULT_GAME)
     with st.expander("Glossary: round, MP, seat, start path, balance… in plain words"):
         glossary.show_glossary()
-        st.page_link(glossary_page(), label="The glossary on a page of its own")
+        common.page_link(glossary_page(), label="The glossary on a page of its own")
     for game in list(KNOWN)[1:]:
         st.divider()
         st.subheader(f"And another game: {get_ruleset(game).title}")
@@ -142,7 +157,7 @@ def page() -> None:
         pages = game_pages(game)
         row = st.columns(len(pages))
         for column, shown in zip(row, pages, strict=True):
-            column.page_link(shown, label=shown.title, icon=shown.icon)
+            common.page_link(shown, where=column)
     st.caption(
         "The same analyses run from the command line (`trackkit --help`) and from Python; "
         "see the docs (the README links to them)."
@@ -162,7 +177,7 @@ def _steps(game: str) -> None:
             st.subheader(heading)
             st.write(text)
             target = links[f"{look.address}{path}"]
-            st.page_link(target, label=label, icon=target.icon)
+            common.page_link(target, label=label)
     explore = links.get(f"{look.address}explore")
     if explore is not None:
         st.write(
@@ -170,6 +185,6 @@ def _steps(game: str) -> None:
             "tracks by length and balance (sweeps, `trackkit sweep`), and opens the one you "
             "pick in Design."
         )
-        st.page_link(explore, label="Explore legal tracks", icon=explore.icon)
+        common.page_link(explore, label="Explore legal tracks")
     if look.caveat:
         st.info(look.caveat, icon=":material/info:")
