@@ -30,8 +30,8 @@ def design() -> Design:
         common.players_from_address()
     current: Design = st.session_state.design
     shared = st.query_params.get("track")
-    # A page switch drops the address's parameters (sync_address puts them back); only a
-    # new session or Back/Forward means the address holds what the visitor wants to see.
+    # A page switch carries the session's own design in its link (common.page_link); only
+    # a new session or Back/Forward means the address holds what the visitor wants to see.
     if (opening and shared) or (common.history_navigation() and shared != _address(current)):
         st.session_state.design = _follow_address(current, shared)
         if st.session_state.design is current:
