@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from trackkit import limits
 from trackkit.app import runs
 from trackkit.app.runs import HeavyRuns, Progress
-from trackkit.explore.profile import reference_tracks
+from trackkit.explore.profile import MAX_PROFILE_RACES, reference_tracks
 from trackkit.explore.sweep import read_sweep
 from trackkit.games import get_ruleset
 from trackkit.games.snowtails.editing import EditHistory
@@ -34,6 +34,7 @@ def average_squares(players: int) -> int:
 
 
 CHICANE = 182  # spaces of the chicane board
+DEMO_SPACES = 911  # spaces of the four demo boards, the average track of a Snow Tails profile
 
 
 @pytest.fixture
@@ -95,20 +96,26 @@ def test_the_races_input_stops_at_what_one_run_and_its_reference_may_cost(
     assert not at.exception
 
 
-def test_the_snow_races_input_stops_at_what_one_run_may_cost(app_limits, monkeypatch) -> None:
-    monkeypatch.setenv(COST.env, str(4 * 5 * CHICANE * 1_000))
+def test_the_snow_races_input_stops_at_what_one_run_and_its_reference_may_cost(
+    app_limits, monkeypatch
+) -> None:
+    # the verdict races the four demo boards too, as often as the track up to 2,000 times
+    demo = DEMO_SPACES
+    monkeypatch.setenv(COST.env, str(4_000 * 5 * CHICANE + 2_000 * 5 * demo))
     at = snow_race_page().run()
     assert not at.exception
     assert at.number_input(key="snow-race-races").max == 4_000  # 5 sleds
     assert at.number_input(key="snow-race-races").value == 4_000  # the default 5,000 lowered
     at.slider(key="snow-players").set_value(8).run()
-    assert at.number_input(key="snow-race-races").max == 2_500
+    # 8 sleds: the demo boards raced as often as the track, fewer than 2,000 times
+    most = (4_000 * 5 * CHICANE + 2_000 * 5 * demo) // (8 * CHICANE + 8 * demo)
+    assert at.number_input(key="snow-race-races").max == most < 2_000
     assert not at.exception
 
 
-def test_without_the_app_limits_the_input_offers_the_command_line_races() -> None:
+def test_without_the_app_limits_the_input_offers_the_most_a_profile_races() -> None:
     at = snow_race_page().run()
-    assert at.number_input(key="snow-race-races").max == 10_000_000
+    assert at.number_input(key="snow-race-races").max == MAX_PROFILE_RACES
 
 
 def test_a_run_over_the_limit_is_refused_in_one_line(app_limits, monkeypatch, server) -> None:

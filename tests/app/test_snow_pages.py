@@ -86,11 +86,30 @@ def test_a_snowtails_race_shows_length_slots_tallies_and_a_sample_race() -> None
     labels = [m.label for m in at.metric]
     assert labels == ["Expected race length", "95% interval", "Races"]
     assert float(at.metric[0].value.split()[0]) > 1
-    tallies = at.dataframe[0].value
+    (tallies,) = [t.value for t in at.dataframe if "What" in t.value.columns]
     assert {"Trees hit", "Decided in the last round (share of races)"} <= set(tallies["What"])
     assert any("A sample race" in h.value for h in at.subheader)
     replay = at.dataframe[-1].value  # spaces in words, not the engine's segment:lane:index
     assert all(", lane " in to and ":" not in to for to in replay["To"])
+
+
+def test_a_snowtails_race_opens_with_its_verdict_and_the_start_slots_against_the_presets() -> (
+    None
+):
+    at = page("snow-race")
+    at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
+    at.run()
+    at.number_input(key="snow-race-races").set_value(300)
+    at.slider(key="snow-players").set_value(3)
+    button(at, "Run races").click().run()
+    assert not at.exception
+    (said,) = [m.value for m in at.markdown if "against an average track" in m.value]
+    assert "A race of 3 sleds on Chicane lasts" in said and "start slot" in said
+    assert any("the 4 preset tracks of Mush! Mush! Snow Tails 2" in c.value for c in at.caption)
+    (slots,) = [t.value for t in at.dataframe if "On an average track" in t.value.columns]
+    assert list(slots["Start slot (race 1 turn order)"]) == ["1", "2", "3"]
+    assert list(slots["Sleds started"]) == [300, 300, 300]  # one sled in each slot a race
+    assert all(" to " in d for d in slots["Difference, 95%"])
 
 
 def test_a_broken_design_is_not_raced() -> None:

@@ -51,3 +51,12 @@ def test_the_columns_of_the_tables_explain_their_words() -> None:
     assert set(config) == set(rows[0])
     assert GLOSSARY["start path"] in config["Racers started"]["help"]
     assert column_help([]) == {}
+
+
+def test_the_start_slots_table_explains_its_words() -> None:
+    from trackkit.app.glossary import GLOSSARY, column_help
+
+    rows = [{"Start slot (race 1 turn order)": "1", "Sleds started": 10, "Win rate": "20%"}]
+    config = column_help(rows)
+    assert set(config) == set(rows[0])
+    assert GLOSSARY["start slot"] in config["Sleds started"]["help"]

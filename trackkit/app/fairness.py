@@ -80,24 +80,38 @@ def characters_table(profile: TrackProfile) -> list[dict[str, Any]]:
     track, the difference in points with its interval, and its exact solo rounds when the
     profile has them."""
     solo = profile.details.get("character_rounds") or {}
+    rows = against_average_table(profile.details.get("characters", []), "Character")
+    if solo:
+        for line in rows:
+            name = line["Character"]
+            line["Exact solo rounds"] = f"{solo[name]:.2f}" if name in solo else "–"
+    return rows
+
+
+def against_average_table(
+    measured: list[dict[str, Any]], label: str, entered: str = "Races entered"
+) -> list[dict[str, Any]]:
+    """Per label of a group a profile measured against an average track (its rows, as
+    :func:`~trackkit.explore.fairness.group_fairness` gives them) and raced here: how often
+    it entered (the column ``entered``), its win rate here with its interval, on an average
+    track, and the difference in points with its interval."""
     rows = []
-    for row in profile.details.get("characters", []):
-        if not row["entries"]:
+    for row in measured:
+        if not row["entries"] or row["win_rate"] is None:
             continue
         low, high = wilson(row["win_rate"], row["entries"])
-        line: dict[str, Any] = {
-            "Character": row["name"],
-            "Races entered": row["entries"],
-            "Win rate": percent(row["win_rate"]),
-            "95% interval": f"{percent(low)} – {percent(high)}",
-            "On an average track": percent(row["reference_win_rate"]),
-            "Difference (points)": points(row["difference"]),
-            "Difference, 95%": f"{points(row['difference_low'])} to "
-            f"{points(row['difference_high'])}",
-        }
-        if solo:
-            line["Exact solo rounds"] = f"{solo[row['name']]:.2f}" if row["name"] in solo else "–"
-        rows.append(line)
+        rows.append(
+            {
+                label: row["name"],
+                entered: row["entries"],
+                "Win rate": percent(row["win_rate"]),
+                "95% interval": f"{percent(low)} – {percent(high)}",
+                "On an average track": percent(row["reference_win_rate"]),
+                "Difference (points)": points(row["difference"]),
+                "Difference, 95%": f"{points(row['difference_low'])} to "
+                f"{points(row['difference_high'])}",
+            }
+        )
     return rows
 
 

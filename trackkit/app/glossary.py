@@ -25,6 +25,10 @@ GLOSSARY: dict[str, str] = {
     "start path": "The start tile holds several paths (A, B, C) that merge before its exit. "
     "Each racer begins on one: dealt in turn (every path starts as many racers) or chosen by "
     "its policy. A start path's win rate is the share of the racers started on it that won.",
+    "start slot": "Snow Tails 2: a sled's place in the start order, drawn at random: the "
+    "order in which the sleds choose their start space and move in round 1, which also sets "
+    "each sled's first bonus die (slots 1-2: 1, 3-4: 2, 5-6: 3, 7-8: 4). Sleds started: "
+    "the sleds that began a race in that slot (one each race).",
     "encounter": "After moving at least one square, a racer draws a card: a creature to "
     "challenge (win: one square on; lose: back to the first free square behind), an "
     "artefact to keep, or an event played against it.",
@@ -49,7 +53,9 @@ GLOSSARY: dict[str, str] = {
     "exact": "Solved, not sampled: one racer alone on the track, an endless deck, the greedy "
     "policy; an exact Markov chain, so no interval.",
     "average track": "What a track is measured against: 30 tracks drawn once at random from "
-    "every legal track for that player count, raced with the same options and seed.",
+    "every legal track for that player count, raced with the same options and seed (a "
+    "game without such a space, as Snow Tails 2, or a count the building rule does not "
+    "cover: its preset tracks).",
     "balance": "1 minus the share of all wins the track moves between characters compared "
     "with an average track, beyond noise. 1: it treats every character as an average track "
     "does; 0.9: it moves one win in ten.",
@@ -75,6 +81,8 @@ GLOSSARY: dict[str, str] = {
 COLUMN_TERMS: dict[str, str] = {
     "Races entered": "character",
     "Racers started": "start path",
+    "Start slot (race 1 turn order)": "start slot",
+    "Sleds started": "start slot",
     "Start path": "start path",
     "Started": "start path",
     "Win rate": "win rate",

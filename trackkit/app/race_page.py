@@ -22,7 +22,8 @@ import streamlit as st
 
 from trackkit.app.choices import kept, players_slider
 from trackkit.app.common import read_upload_of
-from trackkit.app.fairness import plain, win_rates_figure
+from trackkit.app.fairness import against_average_table, plain, win_rates_figure
+from trackkit.app.glossary import column_help
 from trackkit.app.runs import (
     MIN_RACES,
     REFERENCE_RACES,
@@ -35,6 +36,7 @@ from trackkit.app.runs import (
     reference_races,
 )
 from trackkit.errors import TrackkitError
+from trackkit.explore.fairness import reference_words
 from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.base import get_ruleset
 from trackkit.games.face import Argument, drawn_by, get_face, look_of
@@ -328,12 +330,13 @@ def _verdict(track: Any, profile: Profiled) -> None:
     if not isinstance(profile, TrackProfile):
         st.warning(f"No verdict for these races: {profile}")
         return
-    exact = get_ruleset(track.game).exact_solo is not None
+    ruleset = get_ruleset(track.game)
+    exact = ruleset.exact_solo is not None
     with st.container(border=True):
         st.markdown(plain(verdict(profile)))
         st.caption(
-            "An average track: 30 tracks drawn once from the space of legal tracks (the presets "
-            "where there is none), raced with these options and seed, "
+            f"An average track: {reference_words(ruleset, profile.players)}, raced with these "
+            "options and seed, "
             f"{reference_races(profile.races):,} races each (the app races at most "
             f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
             "no difference."
@@ -343,21 +346,40 @@ def _verdict(track: Any, profile: Profiled) -> None:
 
 def _win_rates(result: SimulationResult, then: Any) -> None:
     """Win rates by each group the game declares (start slot, path, character…), with
-    their intervals and the fair share."""
+    their intervals and the fair share; the group a profile measured against an average
+    track (``then``, when it is one) beside that track's, with its table."""
     groups = [g for g in result.groups if any(r["entries"] for r in result.by_group(g.key))]
     if not groups:
         return
+    measured = _measured_group(then)
     st.subheader("Who wins")
     for tab, group in zip(st.tabs([g.title for g in groups]), groups, strict=True):
         rows = [r for r in result.by_group(group.key) if r["entries"]]
+        if measured is not None and measured[0] == group.key:
+            average = {r["name"]: r["reference_win_rate"] for r in measured[1]}
+            rows = [{**r, "reference_win_rate": average[r["name"]]} for r in rows]
         tab.plotly_chart(
             win_rates_figure(rows, f"Win rate by {group.title.lower()}", result.options.players),
             width="stretch",
         )
+        if measured is not None and measured[0] == group.key:
+            table = against_average_table(measured[1], group.title, measured[2])
+            tab.dataframe(table, hide_index=True, column_config=column_help(table))
     st.caption(
         "A tie for first counts as a win for each in it; the bars' whiskers are 95% "
         "intervals, and the dashed line is what each would win in a perfectly fair race."
+        + (" Diamonds: the same on an average track." if measured is not None else "")
     )
+
+
+def _measured_group(then: Any) -> tuple[str, list[dict[str, Any]], str] | None:
+    """The group a profile measured against an average track: its key, its rows and the
+    words for how often a label entered (``Sleds started``); None without a profile."""
+    if not isinstance(then, TrackProfile) or not then.details.get("start"):
+        return None
+    start = then.details["start"]
+    racers = then.details.get("racers", "racers")
+    return start["group"], then.details[start["table"]], f"{racers.capitalize()} started"
 
 
 def _tallies(result: SimulationResult) -> None:

@@ -41,13 +41,33 @@ def reference_tracks(ruleset: Any, players: int) -> tuple[Any, ...]:
     players, or the game's presets when it has no such space."""
     key = (ruleset.name, players)
     if key not in _PANELS:
-        bounds = ruleset.players
-        space = getattr(ruleset, "track_space", None)
-        if space is not None and bounds.build_min <= players <= bounds.build_max:
-            _PANELS[key] = tuple(space(players).sample(REFERENCE_TRACKS, REFERENCE_DRAW))
+        if _drawn_from_space(ruleset, players):
+            space = ruleset.track_space(players)
+            _PANELS[key] = tuple(space.sample(REFERENCE_TRACKS, REFERENCE_DRAW))
         else:
             _PANELS[key] = tuple(ruleset.load_preset(slug) for slug in ruleset.presets())
     return _PANELS[key]
+
+
+def reference_words(ruleset: Any, players: int) -> str:
+    """What the average track of ``players`` is, in words (a caption's).
+
+    >>> from trackkit.games import get_ruleset
+    >>> reference_words(get_ruleset("snowtails"), 5)
+    'the 4 preset tracks of Mush! Mush! Snow Tails 2'
+    """
+    if _drawn_from_space(ruleset, players):
+        return (
+            f"{REFERENCE_TRACKS} tracks drawn once from the space of legal tracks for "
+            f"{players} players"
+        )
+    return f"the {len(ruleset.presets())} preset tracks of {ruleset.title}"
+
+
+def _drawn_from_space(ruleset: Any, players: int) -> bool:
+    bounds = ruleset.players
+    space = getattr(ruleset, "track_space", None)
+    return space is not None and bounds.build_min <= players <= bounds.build_max
 
 
 _PANELS: dict[tuple[str, int], tuple[Any, ...]] = {}
