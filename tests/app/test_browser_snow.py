@@ -3,6 +3,8 @@ or a building, a refusal is explained, and a race draws where sleds collide."""
 
 from __future__ import annotations
 
+import re
+
 from conftest import click_chart, press, settle
 from playwright.sync_api import Page, expect
 
@@ -93,3 +95,45 @@ def test_the_address_keeps_the_snowtails_design_across_pages_reload_and_history(
     page.locator("a[href*='snow-design']").first.click()
     _trees(page, 7)
     expect(page.get_by_text("Traceback")).to_have_count(0)
+
+
+def _number(page: Page, label: str, value: int) -> None:
+    box = page.get_by_label(label, exact=True)
+    box.fill(str(value))
+    box.press("Enter")
+    expect(box).to_have_value(str(value))
+
+
+def test_a_snowtails_race_opens_with_its_verdict_against_the_demo_boards(
+    page: Page, app_url: str
+) -> None:
+    page.goto(f"{app_url}/snow-race")
+    _number(page, "Races", 400)
+    settle(page)
+    page.get_by_role("button", name="Run races").click()
+    verdict = page.get_by_text(re.compile(r"^A race of \d sleds on Husky oval lasts"))
+    verdict.wait_for(timeout=240_000)
+    assert "against an average track" in verdict.inner_text()
+    length = page.get_by_text("Expected race length")
+    assert verdict.bounding_box()["y"] < length.bounding_box()["y"]  # the verdict first
+    page.get_by_text("the 4 preset tracks of Mush! Mush! Snow Tails 2").wait_for()
+    slots = page.locator("[data-testid='stDataFrame']").first
+    for heading in ("Sleds started", "On an average track", "Difference, 95%"):
+        expect(slots).to_contain_text(heading)
+
+
+def test_snowtails_compare_draws_one_bar_per_track(page: Page, app_url: str) -> None:
+    # the design opens as the Husky oval demo board: two tracks of one name, two bars
+    page.goto(f"{app_url}/snow-compare")
+    _number(page, "Races per track", 200)
+    settle(page)
+    page.get_by_role("button", name="Compare").click()
+    page.locator(".js-plotly-plot").first.wait_for(timeout=240_000)
+    settle(page)
+    bars = page.evaluate(
+        """() => document.querySelector('.js-plotly-plot').data
+            .filter(t => t.type === 'bar').map(t => t.y)"""
+    )
+    [names] = bars
+    assert len(names) == len(set(names)) == 5
+    assert "Husky oval (yours)" in names and "Husky oval" in names
