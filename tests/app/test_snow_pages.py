@@ -93,9 +93,7 @@ def test_a_snowtails_race_shows_length_slots_tallies_and_a_sample_race() -> None
     assert all(", lane " in to and ":" not in to for to in replay["To"])
 
 
-def test_a_snowtails_race_opens_with_its_verdict_and_the_start_slots_against_the_presets() -> (
-    None
-):
+def test_a_snowtails_race_opens_with_its_verdict_and_the_start_slots_against_the_presets() -> None:
     at = page("snow-race")
     at.session_state.snow_history = EditHistory.of(load_preset("chicane"))
     at.run()
