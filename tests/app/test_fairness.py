@@ -112,5 +112,11 @@ def test_win_rate_bars_carry_their_intervals_and_the_average_track() -> None:
     assert rate_interval({"name": "x", "entries": 0, "win_rate": None}) is None
 
 
+def test_every_bar_is_labelled_even_when_the_labels_are_numbers() -> None:
+    rows = [{"name": str(slot), "entries": 100, "win_rate": 0.2} for slot in range(1, 6)]
+    figure = win_rates_figure(rows, "Win rate by start slot", 5)
+    assert figure.layout.yaxis.type == "category"  # not a scale labelling 2 and 4 only
+
+
 def test_markdown_in_a_name_is_shown_as_written() -> None:
     assert plain("My *fast* $5 [track]") == r"My \*fast\* \$5 \[track\]"

@@ -208,7 +208,9 @@ def win_rates_figure(rows: list[dict[str, Any]], title: str, players: int) -> go
         title=title,
         height=max(260, 60 + 34 * len(rows)),
         xaxis=dict(tickformat=".0%", range=[0, highest * 1.1]),
-        yaxis=dict(autorange="reversed"),
+        # a label each bar, even a number (Snow Tails' start slots): Plotly would make a
+        # scale of numbers and label every other one
+        yaxis=dict(autorange="reversed", type="category"),
         margin=dict(t=70),
         legend=dict(orientation="h", yanchor="top", y=-0.15),
     )
