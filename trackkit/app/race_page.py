@@ -355,15 +355,16 @@ def _win_rates(result: SimulationResult, then: Any) -> None:
     st.subheader("Who wins")
     for tab, group in zip(st.tabs([g.title for g in groups]), groups, strict=True):
         rows = [r for r in result.by_group(group.key) if r["entries"]]
-        if measured is not None and measured[0] == group.key:
-            average = {r["name"]: r["reference_win_rate"] for r in measured[1]}
-            rows = [{**r, "reference_win_rate": average[r["name"]]} for r in rows]
+        here = measured if measured is not None and measured.group == group.key else None
+        if here is not None:
+            average = {r["name"]: r["reference_win_rate"] for r in here.rows}
+            rows = [{**r, "reference_win_rate": average.get(r["name"])} for r in rows]
         tab.plotly_chart(
             win_rates_figure(rows, f"Win rate by {group.title.lower()}", result.options.players),
             width="stretch",
         )
-        if measured is not None and measured[0] == group.key:
-            table = against_average_table(measured[1], group.title, measured[2])
+        if here is not None:
+            table = against_average_table(here.rows, group.title, here.entered)
             tab.dataframe(table, hide_index=True, column_config=column_help(table))
     st.caption(
         "A tie for first counts as a win for each in it; the bars' whiskers are 95% "
@@ -372,14 +373,24 @@ def _win_rates(result: SimulationResult, then: Any) -> None:
     )
 
 
-def _measured_group(then: Any) -> tuple[str, list[dict[str, Any]], str] | None:
-    """The group a profile measured against an average track: its key, its rows and the
-    words for how often a label entered (``Sleds started``); None without a profile."""
+class MeasuredGroup(NamedTuple):
+    """The group a profile measured against an average track: its key, the profile's rows
+    for it, and the words for how often a label entered (``Sleds started``)."""
+
+    group: str
+    rows: list[dict[str, Any]]
+    entered: str
+
+
+def _measured_group(then: Any) -> MeasuredGroup | None:
+    """The profile's start group (a game that declares one), or None without a profile."""
     if not isinstance(then, TrackProfile) or not then.details.get("start"):
         return None
     start = then.details["start"]
     racers = then.details.get("racers", "racers")
-    return start["group"], then.details[start["table"]], f"{racers.capitalize()} started"
+    return MeasuredGroup(
+        start["group"], then.details[start["table"]], f"{racers.capitalize()} started"
+    )
 
 
 def _tallies(result: SimulationResult) -> None:
