@@ -498,11 +498,11 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path)
 
     mine = tmp_path / "mine.toml"
     mine.write_text(preset_text("chicane").replace('name = "Chicane"', 'name = "My chicane"'))
-    argv = ("compare", str(mine), "--races", "300", "--players", "3", "--seed", "2")
-    code, out, _ = cli(*argv, "--json")  # the game comes from the file
+    argv = ("compare", "chicane", "husky-oval", str(mine), "--races", "300", "--players", "3")
+    code, out, _ = cli(*argv, "--seed", "2", "--json")  # the game comes from the tracks
     rows = json.loads(out)
-    assert code == 0 and len(rows) == 5
-    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
+    assert code == 0 and len(rows) == 3  # the tracks named, not every preset
+    assert [r["rank"] for r in rows] == [1, 2, 3]
     assert [r["mean_rounds"] for r in rows] == sorted(
         (r["mean_rounds"] for r in rows), reverse=True
     )
@@ -519,10 +519,10 @@ def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: 
 
     mine = tmp_path / "mine.toml"
     mine.write_text(load_preset("forest-run").to_toml().replace("Forest run", "My forest"))
-    argv = ("compare", str(mine), "--races", "300", "--players", "3", "--seed", "1")
+    argv = ("compare", "forest-run", str(mine), "--races", "300", "--players", "3", "--seed", "1")
     code, out, _ = cli(*argv, "--json")
     rows = json.loads(out)
-    assert code == 0 and len(rows) == 7
+    assert code == 0 and len(rows) == 2
     for row in rows:
         assert row["ci95"][0] <= row["mean_rounds"] <= row["ci95"][1]
         assert row["balance_low"] <= row["balance"] <= row["balance_high"]
@@ -540,6 +540,18 @@ def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: 
     code, out, _ = cli(*argv)
     assert code == 0 and "Fairness against an average track" in out
     assert "My forest" in out.split("Fairness")[1]
+
+
+def test_compare_races_exactly_the_tracks_named_each_once(cli: Cli, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.toml"
+    assert cli("export", "chicane", "-o", str(copy))[0] == 0
+    argv = ("compare", "chicane", str(copy), "long-trail", "--races", "200", "--players", "3")
+    code, out, err = cli(*argv, "--json")
+    names = [row["name"] for row in json.loads(out)]
+    assert code == 0 and sorted(names) == ["Chicane", "Long trail"]
+    assert "is the same track as chicane: compared once" in err
+    code, out, _ = cli("compare", "--game", "snowtails", "--races", "200", "--json")
+    assert code == 0 and len(json.loads(out)) == 4  # none named: the game's presets
 
 
 @pytest.mark.parametrize("track", ["first-run", "husky-oval"])

@@ -62,6 +62,14 @@ def test_an_unfinished_design_is_not_offered_and_the_page_says_why() -> None:
     assert any("not a complete, valid track" in c.value for c in at.caption)
 
 
+def test_a_design_that_is_a_preset_as_it_stands_is_compared_once() -> None:
+    at = compare_page(load_preset("first-run")).run()  # an exported copy, opened unchanged
+    tracks = at.multiselect(key="compare-tracks")
+    assert "current design" not in tracks.options and "current design" not in tracks.value
+    assert tracks.value.count("first-run") == 1
+    assert any("the preset First run as it stands" in c.value for c in at.caption)
+
+
 def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPatch) -> None:
     solved: list[str] = []
     exact_figures = compare.exact_figures

@@ -118,6 +118,9 @@ def _tracks(game: str, key: str) -> tuple[Any, list[str]]:
         mine, why_not = common.editor(game).current()
     except TrackkitError:  # a game without an editor: its presets alone
         mine, why_not = None, ""
+    copied = None if mine is None else _preset_texts(game).get(mine.to_toml())
+    if copied is not None:  # a preset as it is (an exported copy): compared once, as itself
+        mine, why_not = None, f"it is the preset {ruleset.load_preset(copied).name} as it stands"
     choices = [*ruleset.presets(), *([YOURS] if mine is not None else [])]
     offered = f"{key}-offered-design"
     earlier = st.session_state.get(f"{key}-tracks", st.session_state.get(f"kept:{key}-tracks"))
@@ -140,6 +143,13 @@ def _tracks(game: str, key: str) -> tuple[Any, list[str]]:
     if mine is None and why_not:
         st.caption(f"Your design is not among them: {why_not}.")
     return mine, list(chosen)
+
+
+@cache
+def _preset_texts(game: str) -> dict[str, str]:
+    """Each preset of ``game`` by its track text: a design that is a preset's copy."""
+    ruleset = get_ruleset(game)
+    return {ruleset.load_preset(slug).to_toml(): slug for slug in ruleset.presets()}
 
 
 def _compare(

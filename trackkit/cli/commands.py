@@ -4,6 +4,7 @@ and showing what the game's face gives: no command here knows a game."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from trackkit.board.datafile import output_path, write_text
@@ -107,13 +108,29 @@ def compare(args: argparse.Namespace) -> Shown:
                 f"one game (here {get_ruleset(game).title})"
             )
     ruleset = get_ruleset(game)
-    tracks = {slug: ruleset.load_preset(slug) for slug in ruleset.presets()} | extra
+    tracks = _distinct(extra) if extra else {s: ruleset.load_preset(s) for s in ruleset.presets()}
     if args.robust:
         return _robust(args, game, tracks, profile=False)
     options = race_options(game, args, getattr(ruleset, "profile_choices", None))
     races = args.races or 10_000
     with progress_bar(args, len(tracks)) as update:
         return get_face(game).compare(tracks, options, races=races, seed=args.seed, progress=update)
+
+
+def _distinct(named: dict[str, Any]) -> dict[str, Any]:
+    """The tracks named, each once: a copy of a track named before it (an exported preset
+    beside the preset) is said on stderr and left out."""
+    kept: dict[str, str] = {}  # a track's text -> the name it was first given
+    for name, track in named.items():
+        text = track.to_toml()
+        if text in kept:
+            print(
+                f"trackkit: {shown(name)} is the same track as {shown(kept[text])}: compared once",
+                file=sys.stderr,
+            )
+        else:
+            kept[text] = name
+    return {name: named[name] for name in kept.values()}
 
 
 def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile: bool) -> Shown:

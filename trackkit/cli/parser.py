@@ -109,8 +109,10 @@ def _shared(add: _Commands) -> None:
     p = add.add("race", commands.race, "play one race and print it turn by turn")
     _track(p)
     add_race_arguments(p)
-    p = add.add("compare", commands.compare, "a game's presets (and your tracks) side by side")
-    p.add_argument("track", nargs="*", help="track files to compare with the presets")
+    p = add.add("compare", commands.compare, "tracks side by side (default: a game's presets)")
+    p.add_argument(
+        "track", nargs="*", help="the tracks to compare, presets or files (default: the presets)"
+    )
     p.add_argument("--game", choices=rulesets(), help="the game (default: your tracks' game)")
     p.add_argument("--tileset", metavar="DIR", help="use the tile set in DIR (tile games)")
     add_race_arguments(p)
