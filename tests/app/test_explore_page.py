@@ -79,6 +79,7 @@ def test_a_picked_track_is_drawn_and_opens_in_design(sweeps, monkeypatch) -> Non
     at = page(sweeps, monkeypatch)
     rank = read_sweep(sweeps / "3p").table.column("rank").to_pylist()[7]
     at.session_state["explore-rank"] = rank
+    at.session_state["kept:players"] = 5  # the count chosen elsewhere: not this track's
     at.run()
     assert not at.exception
     assert any(f"track #{rank}" in h.value for h in at.subheader)
@@ -86,6 +87,37 @@ def test_a_picked_track_is_drawn_and_opens_in_design(sweeps, monkeypatch) -> Non
     space = get_ruleset("yummell").track_space(3)
     at.button(key="explore-open").click().run()
     assert at.session_state.design.track.placements == space.track(rank).placements
+    # Design opens it at the count it is legal for, not at once illegal at 5
+    assert at.session_state["players"] == at.session_state["kept:players"] == 3
+
+
+def test_a_table_lists_the_tracks_the_filters_leave(sweeps, monkeypatch) -> None:
+    at = page(sweeps, monkeypatch).run()
+    table = read_sweep(sweeps / "3p").table.to_pandas()
+    assert len(at.dataframe[0].value) == 60
+    least = round(float(table["balance"].median()), 2)
+    at.slider(key="explore-balance").set_value(least).run()
+    shown = at.dataframe[0].value
+    assert len(shown) == int((table["balance"] >= least).sum()) < 60
+    assert sorted(shown["Track #"]) == sorted(table[table["balance"] >= least]["rank"])
+    assert {TITLES["rounds_mean"], TITLES["balance"]} <= set(shown.columns)
+
+
+def test_without_a_sweep_the_small_one_is_offered_at_the_pages_count(tmp_path, monkeypatch):
+    at = page(tmp_path / "none", monkeypatch)
+    at.session_state["kept:players"] = 5
+    at.run()
+    assert any("of the 210,240 legal 5-player tracks" in m.value for m in at.markdown)
+
+
+def test_a_sweep_for_another_count_comes_with_a_small_one_for_this(sweeps, monkeypatch):
+    at = page(sweeps, monkeypatch)
+    at.session_state["kept:players"] = 4
+    at.run()
+    assert any("holds 3-player tracks" in w.value for w in at.warning)
+    assert at.expander[0].label == "Run a small sweep of 4-player tracks"
+    assert at.button(key="explore-run").label == "Run a small sweep"
+    assert len(at.get("plotly_chart")) == 1  # the 3-player map still shown
 
 
 def test_without_a_sweep_the_page_offers_a_small_one(tmp_path, monkeypatch) -> None:
@@ -97,15 +129,17 @@ def test_without_a_sweep_the_page_offers_a_small_one(tmp_path, monkeypatch) -> N
 
 @pytest.mark.slow  # a sweep in a child process: about 2.5 s
 def test_the_small_sweep_runs_and_its_map_appears(tmp_path, monkeypatch) -> None:
-    from trackkit.app import explore_page
+    from trackkit.app import small_sweep
 
-    monkeypatch.setattr(explore_page, "SMALL_SWEEP", {"players": 3, "sample": 20, "races": 20})
+    monkeypatch.setattr(small_sweep, "SMALL_SWEEP", {"players": 3, "sample": 20, "races": 20})
     monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(tmp_path))
-    at = AppTest.from_function(_explore, default_timeout=TIMEOUT).run()
-    at.button(key="explore-run").click().run()
+    at = AppTest.from_function(_explore, default_timeout=TIMEOUT)
+    at.session_state["kept:players"] = 4  # the page's count, not the sweep's default
+    at.run().button(key="explore-run").click().run()
     assert not at.exception
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert len(chart["data"][0]["x"]) == 20
+    assert any(c.value.startswith("4 players, 20 tracks") for c in at.caption)
 
 
 def _explore() -> None:
@@ -176,7 +210,7 @@ def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -
     assert again.label == "Profile again with 150 races"  # 5 × the sweep's 30
     again.click().run()
     assert not at.exception
-    table = at.dataframe[0].value
+    table = at.dataframe[-1].value  # the picked track's figures, under the table
     assert list(table.columns) == ["Figure", "This sweep (30 races)", "Again (150 races)"]
     options = profile_options(get_ruleset("yummell"), 3, "hand-made")
     track = get_ruleset("yummell").track_space(3).track(rank)
@@ -190,7 +224,7 @@ def test_a_picked_track_is_profiled_again_with_more_races(sweeps, monkeypatch) -
 
 
 def test_the_small_sweep_and_its_average_track_fit_the_apps_sweep_limit() -> None:
-    from trackkit.app.explore_page import SMALL_SWEEP, small_sweep_races
+    from trackkit.app.small_sweep import SMALL_SWEEP, small_sweep_races
 
     assert small_sweep_races() == (SMALL_SWEEP["sample"] + 30) * SMALL_SWEEP["races"]
     assert small_sweep_races() <= limits.SWEEP_RACES.app
@@ -209,7 +243,8 @@ def test_a_design_matches_its_row_by_placements_and_tile_set(sweeps) -> None:
 
 
 def test_the_small_sweep_goes_to_the_users_cache_not_the_project(tmp_path, monkeypatch) -> None:
-    from trackkit.app.explore_page import small_sweep_folder, sweeps_root, sweeps_roots
+    from trackkit.app.explore_page import sweeps_root, sweeps_roots
+    from trackkit.app.small_sweep import small_sweep_folder
 
     monkeypatch.delenv("TRACKKIT_APP_SWEEPS", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

@@ -185,13 +185,13 @@ def test_a_run_over_the_servers_cap_waits_for_its_turn(server) -> None:
 def _press_small_sweep(root: Path, visitor: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``visitor`` presses "Run a small sweep" (the offer itself: as when two visitors press
     it before either sweep has written its folder), and the sweep runs to its end."""
-    from trackkit.app import explore_page
+    from trackkit.app import small_sweep
 
-    monkeypatch.setattr(explore_page, "session_id", lambda: visitor)
+    monkeypatch.setattr(small_sweep, "session_id", lambda: visitor)
     at = AppTest.from_string(
         "from pathlib import Path\n"
-        "from trackkit.app import explore_page\n"
-        f"explore_page._offer_small_sweep(Path({str(root)!r}))\n",
+        "from trackkit.app import small_sweep\n"
+        f"small_sweep.offer_small_sweep(Path({str(root)!r}))\n",
         default_timeout=TIMEOUT,
     ).run()
     at.button(key="explore-run").click().run()
@@ -200,15 +200,15 @@ def _press_small_sweep(root: Path, visitor: str, monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.slow  # two small sweeps in child processes: about 5 s
 def test_each_visitor_sweeps_into_a_folder_of_their_own(tmp_path, monkeypatch, server) -> None:
-    from trackkit.app import explore_page
+    from trackkit.app import small_sweep
 
-    monkeypatch.setattr(explore_page, "SMALL_SWEEP", {"players": 3, "sample": 20, "races": 20})
+    monkeypatch.setattr(small_sweep, "SMALL_SWEEP", {"players": 3, "sample": 20, "races": 20})
     _press_small_sweep(tmp_path, "visitor-a", monkeypatch)
     _press_small_sweep(tmp_path, "visitor-b", monkeypatch)
     folders = sorted(p for p in tmp_path.iterdir() if (p / "sweep.json").exists())
     assert len(folders) == 2  # one each, not one shared
     assert {f.name for f in folders} == {
-        explore_page.small_sweep_folder(tmp_path, v).name for v in ("visitor-a", "visitor-b")
+        small_sweep.small_sweep_folder(tmp_path, v).name for v in ("visitor-a", "visitor-b")
     }
     assert not any("visitor" in f.name for f in folders)  # no session shown to others
     for folder in folders:

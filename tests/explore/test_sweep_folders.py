@@ -566,7 +566,7 @@ def test_the_documented_sweeps_fit_the_command_lines_limit() -> None:
 
 
 def test_the_app_allows_its_small_sweep_and_refuses_a_large_one(app_limits: None) -> None:
-    from trackkit.app.explore_page import SMALL_SWEEP
+    from trackkit.app.small_sweep import SMALL_SWEEP
 
     space = PresetSpace(size=26_640)
     plan_sweep(space, ProfileSettings(races=SMALL_SWEEP["races"]), sample=SMALL_SWEEP["sample"])

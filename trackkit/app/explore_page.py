@@ -12,7 +12,6 @@ run a small one in the named folder, else in the cache: never inside the project
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -24,8 +23,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app import common
-from trackkit.app.child import run_small_sweep
 from trackkit.app.choices import kept
+from trackkit.app.explore_table import tracks_table
 from trackkit.app.fairness import figures_table, interval_bars, plain, with_interval
 from trackkit.app.runs import (
     Progress,
@@ -35,30 +34,24 @@ from trackkit.app.runs import (
     profile_races_allowed,
     session_id,
 )
+from trackkit.app.small_sweep import offer_small_sweep, small_sweep_players
 from trackkit.board.track import Track
 from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
 from trackkit.errors import shown as escaped
 from trackkit.explore.find import row_track
 from trackkit.explore.profile import (
     FIGURES,
-    REFERENCE_TRACKS,
     TrackProfile,
     profile_options,
     profile_track,
-    reference_tracks,
 )
 from trackkit.explore.sweep import SweepPlan, placements_text, read_manifest, read_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.face import games_with
-from trackkit.limits import SWEEP_RACES
 from trackkit.render import picture_figure
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import simulate
 
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
-# 70 tracks × 2,000 races and the 30 of the average track every balance is measured against
-# × 2,000: 200,000 races, the app's sweep limit; some seconds on two cores
-SMALL_SWEEP = {"players": 4, "sample": 70, "races": 2_000}
 AGAIN = 5  # a track profiled again races this many times the sweep's races (within limits)
 KEEP_PROFILES = 32
 TITLES = {f.key: f.title for f in FIGURES}
@@ -134,7 +127,7 @@ def page() -> None:
             "No sweep here yet (the person running the server may set "
             f"{SWEEPS_VARIABLE} to look elsewhere)."
         )
-        _offer_small_sweep(sweeps_root())
+        offer_small_sweep(sweeps_root())
         return
     names = list(found)
     count = common.players()
@@ -162,6 +155,10 @@ def page() -> None:
             f"`trackkit sweep --players {count}`.",
             icon=":material/group:",
         )
+        swept = {_sweep_players(f) for f in found.values()}
+        if small_sweep_players(count) == count and count not in swept:
+            with st.expander(f"Run a small sweep of {count}-player tracks"):
+                offer_small_sweep(sweeps_root())
     if frame.empty:
         st.info("The sweep has no finished tracks yet.")
         return
@@ -190,6 +187,9 @@ def page() -> None:
     picked = common.clicked(event, 1)
     if picked is not None:
         st.session_state["explore-rank"] = int(picked[0])
+    in_table = tracks_table(shown, TITLES)
+    if in_table is not None:
+        st.session_state["explore-rank"] = in_table
     rank = st.session_state.get("explore-rank")
     if rank is not None and rank in set(frame["rank"]):
         _show_track(frame[frame["rank"] == rank].iloc[0].to_dict(), plan)
@@ -311,6 +311,9 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
     if right.button("Open in Design", icon=":material/extension:", key="explore-open"):
         common.editor(track.game).open(track)
+        # the count the track is legal for: at another, Design would call it illegal at once
+        st.session_state[common.PLAYERS_KEY] = plan.players
+        st.session_state[f"kept:{common.PLAYERS_KEY}"] = plan.players
         common.switch_page(_editor_page(track.game))
     if again is not None:
         right.markdown(plain(verdict(again)))
@@ -510,59 +513,3 @@ def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
 def _editor_page(game: str) -> Any:
     """The page of ``game``'s editor, from the navigation."""
     return common.page_at(common.editor(game).path)
-
-
-def explored() -> str:
-    """The game whose legal tracks this page explores: the first with a track space."""
-    return games_with("track_space")[0]
-
-
-def _offer_small_sweep(root: Path) -> None:
-    """A button that sweeps a uniform sample of the 4-player tracks into a folder of this
-    visitor's own under ``root`` (two visitors sweeping at once must not share one), off the
-    script thread with progress and a Cancel button (:func:`~trackkit.app.runs.heavy_run`)."""
-    size = SMALL_SWEEP
-    st.write(
-        f"A small sweep profiles {size['sample']} of the 26,640 legal {size['players']}-player "
-        f"tracks, drawn uniformly, with {size['races']:,} races each, and races the "
-        f"{REFERENCE_TRACKS} tracks of the average track as often (every balance is measured "
-        "against it): "
-        f"{small_sweep_races():,} races in all, within the app's limit of "
-        f"{SWEEP_RACES.value():,} for a sweep. About ten seconds on two cores (the first run "
-        "on a new machine also compiles the race engine)."
-    )
-    start = st.button("Run a small sweep", icon=":material/play_arrow:", key="explore-run")
-    if start:
-        try:
-            SWEEP_RACES.check(small_sweep_races(), "the small sweep with its average track")
-        except TrackkitError as error:
-            st.error(str(error))
-            return
-        common.editor(explored()).ready()
-    folder = small_sweep_folder(root, session_id())
-
-    def work(progress: Progress) -> None:
-        # in a process of its own: run in the server's, the sweep's threads stalled the
-        # other visitors (trackkit.app.child)
-        run_small_sweep(folder, size["players"], size["sample"], size["races"], progress)
-
-    run = heavy_run("the small sweep", "tracks", folder, start, work)
-    if run is not None and run.state == "finished":
-        st.rerun()
-
-
-def small_sweep_races() -> int:
-    """The races of the small sweep in all: its tracks' and its average track's (the
-    reference), each raced as often."""
-    size = SMALL_SWEEP
-    average = len(reference_tracks(get_ruleset(explored()), size["players"]))
-    return (size["sample"] + average) * size["races"]
-
-
-def small_sweep_folder(root: Path, session: str) -> Path:
-    """The small sweep's folder for the visitor of ``session``: named after the sweep and a
-    short digest of the session (not the session itself, which the folder name would show
-    to every visitor)."""
-    size = SMALL_SWEEP
-    visitor = hashlib.sha256(session.encode()).hexdigest()[:10]
-    return root / f"{size['players']}p-sample{size['sample']}-{visitor}"

@@ -1,0 +1,33 @@
+"""The Explore page's table: the tracks its filters leave, one row each with its figures,
+sorted by a click on a column's heading; a row picked opens its track as a dot does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+TABLE_KEY = "explore-table"
+PICKED = "explore-table-picked"  # the row last picked in the table, told from a new pick
+
+
+def tracks_table(frame: Any, titles: dict[str, str]) -> int | None:
+    """The rows of ``frame`` as a sortable table, its figures under their ``titles``;
+    the rank of a track just picked in it (None when the pick did not change)."""
+    keys = [k for k in titles if k in frame.columns]
+    table = frame[["rank", *keys]].rename(columns={"rank": "Track #", **titles})
+    event = st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        on_select="rerun",
+        selection_mode="single-row",
+        key=TABLE_KEY,
+        column_config={"Track #": st.column_config.NumberColumn(format="%d")},
+    )
+    st.caption("Click a heading to sort by it; pick a row to see its track.")
+    rows = list(event.selection.rows) if event is not None else []
+    if rows == st.session_state.get(PICKED, []):
+        return None  # a map click since must not be undone by the table's old pick
+    st.session_state[PICKED] = rows
+    return int(frame.iloc[rows[0]]["rank"]) if rows else None
