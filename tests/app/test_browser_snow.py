@@ -46,6 +46,22 @@ def test_clicking_spaces_places_a_tree_and_explains_a_refused_building(
     page.get_by_text("buildings: none.").wait_for()
 
 
+def test_remove_on_a_tree_takes_it_and_a_reload_keeps_the_undo(page: Page, app_url: str) -> None:
+    tree = load_preset("husky-oval").trees[0]
+    page.goto(f"{app_url}/snow-design")
+    page.get_by_text("Husky oval: 5 trees").wait_for()
+    settle(page)
+    page.get_by_text("Remove", exact=True).click()
+    _click_space(page, tree)  # on the fir itself: it stands on the space's centre
+    page.get_by_text("Husky oval: 4 trees").wait_for()
+    page.wait_for_url("**snow=**")
+    settle(page)
+    page.reload()  # a new session: this browser's history is kept on the server
+    page.get_by_text("Husky oval: 4 trees").wait_for()
+    press(page, "Undo")
+    page.get_by_text("Husky oval: 5 trees").wait_for()
+
+
 def test_a_race_draws_where_sleds_collide(page: Page, app_url: str) -> None:
     page.goto(f"{app_url}/snow-race")
     page.get_by_role("button", name="Run races").click()

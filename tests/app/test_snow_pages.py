@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
 from trackkit.games.snowtails.editing import EditHistory
+from trackkit.games.snowtails.pages.design import counted
 from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.snowtails.track import Address
 
@@ -124,7 +125,10 @@ def test_a_broken_design_is_not_raced() -> None:
 
 
 def test_compare_ranks_the_demo_boards_and_the_design() -> None:
-    at = page("snow-compare").run()
+    at = page("snow-compare")
+    # a design of its own (the first demo board as it stands is compared as itself)
+    at.session_state.snow_history = EditHistory.of(replace(load_preset("husky-oval"), name="Mine"))
+    at.run()
     assert not at.exception
     at.number_input(key="snow-compare-races").set_value(200)
     at.slider(key="snow-players").set_value(3)
@@ -186,3 +190,60 @@ def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
     bars = bars.data[0].y
     assert len(set(bars)) == 3  # one bar each (Plotly stacks bars of one name into one)
     assert "Husky oval (yours)" in bars
+
+
+def test_a_legal_track_against_a_guideline_is_not_said_to_obey_every_rule() -> None:
+    at = page("snow-design").run()
+    _use_tool(at, "chapel", "back", 3, 3)  # legal, against the beginner track's guideline
+    assert not any("obeys every track rule" in s.value for s in at.success)
+    assert any("breaks no track rule; 3 guidelines not followed:" in w.value for w in at.warning)
+    assert counted(1, "guideline") == "1 guideline"
+    assert any("beginner-buildings" in i.value for i in at.info)
+
+
+def test_the_counts_of_trees_and_markers_are_in_good_english() -> None:
+    at = page("snow-design").run()
+    _use_tool(at, "marker", "back", 3, 6)
+    said = next(m.value for m in at.markdown if m.value.startswith("**Husky oval**"))
+    assert "5 trees, 1 marker;" in said
+
+
+def test_remove_on_an_empty_space_says_there_is_nothing_to_remove() -> None:
+    at = page("snow-design").run()
+    before = at.session_state.snow_history
+    _use_tool(at, "remove", "back", 3, 6)
+    assert at.session_state.snow_history == before
+    assert any("nothing there to remove" in w.value for w in at.warning)
+
+
+def test_the_design_is_named_and_undo_takes_the_name_back() -> None:
+    at = page("snow-design").run()
+    at.text_input(key="snow-name-0").set_value("  My   oval ").run()
+    assert at.session_state.snow_history.track.name == "My oval"
+    assert any(m.value.startswith("**My oval**") for m in at.markdown)
+    button(at, "Undo").click().run()
+    assert at.session_state.snow_history.track.name == "Husky oval"
+
+
+def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> None:
+    from trackkit.games.snowtails.pages import common
+
+    monkeypatch.setattr(common, "_browser", lambda: "browser-a")
+    at = page("snow-design").run()
+    _use_tool(at, "tree", "back", 3, 6)
+    _use_tool(at, "tree", "back", 3, 9)
+    link = common._address(at.session_state.snow_history)
+
+    def reloaded() -> AppTest:  # a new session, opened from the address
+        again = page("snow-design")
+        again.query_params["snow"] = link
+        return again.run()
+
+    again = reloaded()
+    assert len(again.session_state.snow_history.track.trees) == 7
+    button(again, "Undo").click().run()
+    assert len(again.session_state.snow_history.track.trees) == 6
+    monkeypatch.setattr(common, "_browser", lambda: "browser-b")  # the link, elsewhere
+    other = reloaded()
+    assert len(other.session_state.snow_history.track.trees) == 7
+    assert not other.session_state.snow_history.can_undo  # nobody else's history

@@ -312,7 +312,13 @@ def _buildings(board: _Board) -> list[Shape]:
     """Each building's roof with its name; the Tavern's door as a bar facing the track."""
     shapes: list[Shape] = []
     for building in board.layout.buildings:
-        shapes.append(Polygon(_flipped(building.polygon), BUILDING, INK, 2, group="building"))
+        key = _building_space(board, building.kind)  # a click on it acts on its space
+        hover = None if key is None else f"{building.name}: {' '.join(map(str, key))}"
+        shapes.append(
+            Polygon(
+                _flipped(building.polygon), BUILDING, INK, 2, hover=hover, key=key, group="building"
+            )
+        )
         if building.door is not None:
             shapes.append(Line(_flipped(building.door), DOOR, 5, cap="round"))
         angle = _readable(building.heading) if building.kind == "tavern" else 0
@@ -332,6 +338,7 @@ def _markers(board: _Board) -> list[Shape]:
             INK,
             2.5,
             hover=f"marker: {board.describe(shape.address)}",
+            key=_key(shape.address),  # a click on it acts on its space (Remove takes it)
             group="marker",
         )
         for shape in board.markers
@@ -344,8 +351,28 @@ def _trees(board: _Board) -> list[Shape]:
     for shape in board.trees:
         x, y = _flip(shape.centre)
         shapes += fir(x, y, 0.3, group="tree")
-        shapes.append(Spot((x, y), 13, f"tree: {board.describe(shape.address)}", group="tree"))
+        hover = f"tree: {board.describe(shape.address)}"
+        # a click on the fir acts on its space (Remove takes it), as one beside it does
+        shapes.append(Spot((x, y), 13, hover, _key(shape.address), group="tree"))
     return shapes
+
+
+def _key(address: Address) -> tuple[str, int, int]:
+    """What a click on a space, or on what stands on it, gives back."""
+    return (address.segment, address.lane, address.index)
+
+
+def _building_space(board: _Board, kind: str) -> tuple[str, int, int] | None:
+    """The key of the space a click on the building ``kind`` acts on: its first lane and
+    row (the Tavern: the lane at its side)."""
+    building = next((b for b in board.track.buildings if b.kind == kind), None)
+    if building is None:
+        return None
+    lane = building.lanes[0] if building.lanes is not None else 1
+    segment = board.track.segment(building.segment)
+    if building.lanes is None and building.side == "right" and segment is not None:
+        lane = segment.lanes
+    return _key(Address(building.segment, lane, building.rows[0]))
 
 
 def fir(x: float, y: float, size: float, group: str | None = None) -> list[Shape]:
@@ -375,7 +402,7 @@ def _space_spots(board: _Board) -> list[Shape]:
             _flip(shape.centre),
             14,
             board.describe(address),
-            (address.segment, address.lane, address.index),
+            _key(address),
             "spaces",
             address,
         )

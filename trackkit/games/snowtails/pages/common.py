@@ -3,6 +3,7 @@ and redo) and the choice of the track to race or compare."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -28,6 +29,8 @@ UPLOAD = "Upload a track file"
 GAME_TITLE = "Mush! Mush! Snow Tails 2"
 SNOW_KEY = "snow"  # the Snow Tails design in the address
 SNOW_ADDRESS = "snow_address"  # ... as the session last kept it (None: the first demo board)
+BROWSER_COOKIE = "_streamlit_xsrf"  # Streamlit's own, one per browser, kept over a reload
+KEEP_BROWSERS = 64  # browsers whose design history the server keeps (each ≤ 200 tracks)
 RECONSTRUCTED = (
     "**Reconstructed boards.** The printed Mush! Mush! board and its tracks are not "
     "published, so the demo boards are parametric boards of trackkit's own, and so are the "
@@ -124,15 +127,48 @@ def history() -> EditHistory:
     reload opens it, and Back and Forward move it as an edit that Undo takes back.
     """
     opening = "snow_history" not in st.session_state
-    if opening:
-        st.session_state.snow_history = EditHistory.of(_first_demo())
-    current: EditHistory = st.session_state.snow_history
     shared = st.query_params.get(SNOW_KEY)
-    if (opening and shared) or (common.history_navigation() and shared != _address(current)):
+    if opening:  # a reload: this browser's history of the design the address names
+        st.session_state.snow_history = _kept(shared) or EditHistory.of(_first_demo())
+    current: EditHistory = st.session_state.snow_history
+    moved = common.history_navigation() and shared != _address(current)
+    if (opening and shared and shared != _address(current)) or moved:
         current = _follow_address(current, shared, fresh=opening)
         st.session_state.snow_history = current
     st.session_state[SNOW_ADDRESS] = _address(current)
+    _keep(current)
     return current
+
+
+@st.cache_resource
+def _histories() -> dict[str, EditHistory]:
+    """Each browser's design with its undo history, so that a reload keeps them."""
+    return {}
+
+
+def _browser() -> str | None:
+    """This browser, named by a digest of the cookie Streamlit gives it (a link does not
+    carry it: a shared link never opens another visitor's history); None without one."""
+    token = st.context.cookies.get(BROWSER_COOKIE)
+    return hashlib.sha256(token.encode()).hexdigest() if isinstance(token, str) and token else None
+
+
+def _kept(shared: str | None) -> EditHistory | None:
+    """This browser's kept history when its design is the one the address names."""
+    browser = _browser()
+    kept = None if browser is None else _histories().get(browser)
+    return kept if kept is not None and _address(kept) == shared else None
+
+
+def _keep(current: EditHistory) -> None:
+    browser = _browser()
+    if browser is None:
+        return
+    histories = _histories()
+    histories.pop(browser, None)  # the newest last: the oldest go first
+    histories[browser] = current
+    while len(histories) > KEEP_BROWSERS:
+        histories.pop(next(iter(histories)))
 
 
 def _address(current: EditHistory) -> str | None:
@@ -163,6 +199,7 @@ def set_history(new: EditHistory) -> None:
     """``new`` becomes the design (and the address's); a refusal shown for the design
     before goes."""
     st.session_state.snow_history = new
+    _keep(new)
     st.session_state[SNOW_ADDRESS] = _address(new)
     common.sync_address()
     st.session_state.pop("snow_refusal", None)

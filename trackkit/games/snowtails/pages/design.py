@@ -3,11 +3,13 @@ clicking its spaces, every change checked as it is made, undo and redo, download
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from trackkit.app.common import clicked
+from trackkit.app.fairness import plain
 from trackkit.app.picture import picture_downloads
 from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, edited, try_edit
 from trackkit.games.snowtails.issues import Validation
@@ -37,6 +39,7 @@ TOOL_LABELS: dict[Tool, str] = {
     "tavern": "Tavern",
     "remove": "Remove",
 }
+NAME_LENGTH = 200  # a track file's name (trackkit.games.snowtails.track)
 TOOL_HELP = (
     "Tree and Marker: a click puts one on the space, or takes it away. Kennels, Chapel and "
     "Bothy cover 2 lanes × 2 rows of a straight from the space clicked (moved if already "
@@ -50,7 +53,7 @@ def page() -> None:
     st.caption(RECONSTRUCTED)
     current = history()
     _start_from(current)
-    current = history()
+    current = _named(history())
     track = current.track
     controls, board = st.columns([1, 3])
     with controls:
@@ -80,6 +83,19 @@ def page() -> None:
         _apply(current, tool, clicked)
     _validation(track, checked)
     _downloads(history().track)
+
+
+def _named(current: EditHistory) -> EditHistory:
+    """The design's name, to edit: a new one is an edit Undo takes back."""
+    version = st.session_state.get("snow_board_version", 0)  # a new box after each change
+    name = st.text_input(
+        "Track name", current.track.name, max_chars=NAME_LENGTH, key=f"snow-name-{version}"
+    )
+    name = " ".join(name.split())  # one line, as a track file's name
+    if not name or name == current.track.name:
+        return current
+    set_history(current.then(replace(current.track, name=name)))
+    return history()
 
 
 def _start_from(current: EditHistory) -> None:
@@ -141,6 +157,12 @@ def _typed_space(track: SnowTrack) -> Address | None:
 
 def _apply(current: EditHistory, tool: Tool, address: Address) -> None:
     outcome = try_edit(current.track, tool, address)
+    if tool == "remove" and outcome.track == current.track:  # said, not silently nothing
+        where = current.track.describe(address)
+        st.session_state.snow_refusal = f"Remove at {where}: nothing there to remove."
+        st.session_state.snow_refusal_spaces = {address}
+        st.session_state.snow_board_version = st.session_state.get("snow_board_version", 0) + 1
+        st.rerun()
     if outcome.refused:
         where = current.track.describe(address)
         refused = edited(current.track, tool, address)  # the track the issues speak of
@@ -167,20 +189,27 @@ def _undo_redo(current: EditHistory) -> None:
 
 
 def _validation(track: SnowTrack, result: Validation | CostLimitError) -> None:
-    trees, buildings = len(track.trees), ", ".join(b.name for b in track.buildings) or "none"
+    trees, markers = counted(len(track.trees), "tree"), counted(len(track.markers), "marker")
+    buildings = ", ".join(b.name for b in track.buildings) or "none"
     st.subheader("Validation")
-    st.write(
-        f"**{track.name}**: {trees} trees, {len(track.markers)} markers; buildings: {buildings}."
-    )
+    st.write(f"**{plain(track.name)}**: {trees}, {markers}; buildings: {buildings}.")
     if isinstance(result, CostLimitError):  # over the server's board limit: keep the design
         st.error(f"Not checked: {result}. Undo, or open a smaller board.")
         return
-    if result.ok:
+    unfollowed = counted(len(result.warnings), "guideline")
+    if result.ok and not result.warnings:
         st.success("The track obeys every track rule of the rulebook.")
+    elif result.ok:  # legal, but not "every rule" beside a guideline it goes against
+        st.warning(f"The track breaks no track rule; {unfollowed} not followed:")
     for issue in result.errors:
         st.error(issue_text(issue, track))
     for issue in result.warnings:
         st.info(f"Guideline: {issue_text(issue, track)}")
+
+
+def counted(number: int, thing: str) -> str:
+    """``number`` things, in words: "1 tree", "2 trees"."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 def _downloads(track: SnowTrack) -> None:
