@@ -223,6 +223,28 @@ def test_the_address_keeps_the_design_across_pages_reload_and_history(
     _no_traceback(page)
 
 
+def test_why_the_finish_waits_is_said_and_redo_works_after_forward(
+    page: Page, app_url: str
+) -> None:
+    page.goto(f"{app_url}/design?players=3")
+    page.get_by_role("heading", name="Design a track", exact=True).wait_for()
+    press(page, "Place next tile")
+    _wait_for_linked_tiles(page, (1,))
+    _choose(page, "2 · finish")  # before any click on the table, the reason
+    page.get_by_text("3 players put 3 path tiles in play").wait_for()
+    for tiles in ((1, 7), (1, 7, 3)):
+        _choose(page, f"{tiles[-1]} · straight")
+        press(page, "Place next tile")
+        _wait_for_linked_tiles(page, tiles)
+    for step, tiles in ((page.go_back, (1, 7)), (page.go_back, (1,)), (page.go_forward, (1, 7))):
+        settle(page)
+        step()
+        _wait_for_linked_tiles(page, tiles)
+    press(page, "Redo")
+    _wait_for_linked_tiles(page, (1, 7, 3))
+    _no_traceback(page)
+
+
 def test_replacing_or_clearing_the_design_can_be_undone(page: Page) -> None:
     page.get_by_role("link", name="Design", exact=True).click()
     page.get_by_role("heading", name="Design a track").wait_for()

@@ -119,6 +119,37 @@ def test_a_tile_that_cannot_go_next_is_explained() -> None:
     assert any("no legal place" in w.value for w in at.warning)
 
 
+def test_why_the_finish_cannot_go_next_is_said_before_the_click() -> None:
+    at = page("design")
+    at.query_params["track"] = encode_track(Track("t", (Placement(1, 0, 0),)))
+    at.run()
+    at.slider(key="players").set_value(3).run()
+    at.radio(key="tile").set_value(2).run()
+    said = next(m.value for m in at.markdown if m.value.startswith("Tile 2 next would break"))
+    assert "**tile-count**: 3 players put 3 path tiles in play" in said  # no click yet
+
+
+def test_redo_works_after_the_browsers_back_and_forward(monkeypatch) -> None:
+    from trackkit.app import common
+    from trackkit.games.yummell.pages.state import stepped
+
+    at = page("design").run()
+    for _ in range(3):
+        button(at, "Place next tile").click().run()
+    three = at.session_state.design.track
+    two, one = Track(three.name, three.placements[:2]), Track(three.name, three.placements[:1])
+    monkeypatch.setattr(common, "history_navigation", lambda: True)
+    for shown in (two, one, two):  # Back, Back, Forward
+        at.query_params["track"] = encode_track(shown)
+        at.run()
+        assert at.session_state.design.track == shown
+    monkeypatch.setattr(common, "history_navigation", lambda: False)
+    button(at, "Redo").click().run()
+    assert at.session_state.design.track == three
+    assert stepped(at.session_state.design, one).track == one  # elsewhere: an edit
+    assert stepped(at.session_state.design, one).past[-1] == three
+
+
 def test_a_shared_link_reopens_the_track() -> None:
     at = page("design")
     at.query_params["track"] = encode_track(load_preset("forest-run"))

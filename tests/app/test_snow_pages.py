@@ -247,3 +247,21 @@ def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> No
     other = reloaded()
     assert len(other.session_state.snow_history.track.trees) == 7
     assert not other.session_state.snow_history.can_undo  # nobody else's history
+
+
+def test_snowtails_redo_works_after_the_browsers_back_and_forward(monkeypatch) -> None:
+    from trackkit.app import common as app_common
+    from trackkit.games.snowtails.pages import common
+
+    at = page("snow-design").run()
+    _use_tool(at, "tree", "back", 3, 6)
+    _use_tool(at, "tree", "back", 3, 9)
+    tracks = at.session_state.snow_history.tracks
+    monkeypatch.setattr(app_common, "history_navigation", lambda: True)
+    for shown in (tracks[1], tracks[0], tracks[1]):  # Back, Back, Forward
+        at.query_params["snow"] = common._address(EditHistory.of(shown)) or ""
+        at.run()
+        assert at.session_state.snow_history.track.to_toml() == shown.to_toml()
+    monkeypatch.setattr(app_common, "history_navigation", lambda: False)
+    button(at, "Redo").click().run()
+    assert at.session_state.snow_history.track == tracks[2]  # the second tree again

@@ -192,7 +192,14 @@ def _follow_address(current: EditHistory, shared: str | None, *, fresh: bool) ->
     except Exception:  # whatever a link holds, the visitor gets a message
         st.session_state.link_error = "link: the track in this link cannot be read"
         return current
-    return EditHistory.of(track) if fresh else current.then(track)
+    if fresh:
+        return EditHistory.of(track)
+    # Back or Forward to the design just before or after: an undo or a redo, so that Redo
+    # still works after Forward
+    for step in (current.undo(), current.redo()):
+        if step.at != current.at and step.track.to_toml() == track.to_toml():
+            return step
+    return current.then(track)
 
 
 def set_history(new: EditHistory) -> None:

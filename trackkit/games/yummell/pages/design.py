@@ -23,6 +23,7 @@ from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
+from trackkit.games.yummell.building import frontier
 from trackkit.games.yummell.editing import (
     Design,
     NextTile,
@@ -82,7 +83,7 @@ def page() -> None:
     _default_to_a_tile_that_fits(track, entries, tileset.finish.number)
     controls, board = st.columns([1, 3])
     with controls:
-        choice = _controls(current, entries, report, complete, folder)
+        choice = _controls(current, entries, report, complete, (folder, tileset, players))
     with board:
         _board(current, tileset, players, report, complete, choice)
     _validation_panel(track, players, report, complete)
@@ -117,10 +118,12 @@ def _controls(
     entries: dict[int, Any],
     report: Report | None,
     complete: bool,
-    folder: Any,
+    table: tuple[Any, TileSet, int | None],
 ) -> Choice:
     """The column beside the board: a refusal, the next tile (or the track complete), the
-    buttons and the tiles' thumbnails; the tile chosen."""
+    buttons and the tiles' thumbnails; the tile chosen. ``table``: the tile set's folder,
+    the tile set and the building rule's player count."""
+    folder, tileset, players = table
     track = current.track
     choice = Choice()
     # a refusal goes first, level with the top of the board that was clicked
@@ -146,6 +149,8 @@ def _controls(
         choice = Choice(chosen, rotation, fits)
         if track.placements and chosen is not None:
             _hint(chosen, rotation, fits, entries)
+            if not fits:  # why, before a click on the table would say it
+                st.markdown(why_not_next(track, chosen, tileset, players))
     if st.button(
         "Place next tile",
         width="stretch",
@@ -447,6 +452,26 @@ def _hint(
             "No tile fits after the last one: every way on runs into the track or leaves "
             "no room for the finish. Undo the last tile, or turn it another way."
         )
+
+
+def why_not_next(track: Track, chosen: int, tileset: TileSet, players: int | None) -> str:
+    """Why tile ``chosen`` cannot go next, as Markdown: the rules a placement of it at the
+    track's open end breaks (turned the way that breaks fewest), or that every place it
+    fits leaves the track impossible to complete."""
+    end = frontier(track, tileset)
+    if end is None:
+        return "The track has no open end to join."
+    checks = [
+        check_placement(track, Placement(chosen, *end.cell, r), tileset, players) for r in ROTATIONS
+    ]
+    fewest = min(checks, key=lambda check: len(check.problems)).problems
+    if not fewest:
+        return (
+            f"Wherever tile {chosen} joins, it leaves no way to complete the track with the "
+            "tiles left."
+        )
+    lines = [f"- **{problem.code}**: {problem.sentence}" for problem in fewest]
+    return f"Tile {chosen} next would break a rule:\n\n" + "\n".join(lines)
 
 
 def _turns(fits: tuple[Placement, ...], cell: tuple[int, int]) -> str:

@@ -60,6 +60,17 @@ def _follow_address(current: Design, shared: str | None) -> Design:
         return current
     if current == Design.empty():  # a link opened in a new session: no history to keep
         return Design(track)
+    return stepped(current, track)
+
+
+def stepped(current: Design, track: Track) -> Design:
+    """``current`` moved to ``track`` by the browser's Back or Forward: an undo or a redo
+    when ``track`` is the design before or after it (so Redo still works after Forward),
+    else an edit that Undo takes back."""
+    if current.can_undo and current.undo().track == track:
+        return current.undo()
+    if current.can_redo and current.redo().track == track:
+        return current.redo()
     return current.opened(track)
 
 
