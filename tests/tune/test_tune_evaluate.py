@@ -45,11 +45,9 @@ def test_a_label_never_raced_has_no_deviation() -> None:
 
 def test_scopes_average_over_tracks_and_counts_with_equal_weight() -> None:
     # 2 players: a wins 60% on t0 and 40% on t1 (±10 points), balanced on average
-    evaluation = _evaluation([[60, 40], [40, 60]], [[100, 100], [100, 100]], [2, 2])
-    assert [r.deviation.round(3).tolist() for r in evaluation.scoped("each")] == [
-        [0.1, -0.1],
-        [-0.1, 0.1],
-    ]
+    evaluation = _evaluation([[6000, 4000], [4000, 6000]], [[10**4] * 2] * 2, [2, 2])
+    rows = evaluation.scoped("each")
+    assert [r.deviation.round(3).tolist() for r in rows] == [[0.1, -0.1], [-0.1, 0.1]]
     (every,) = evaluation.scoped("all")
     assert every.deviation.tolist() == [0.0, 0.0]
     low, high = every.interval(0)
@@ -57,28 +55,36 @@ def test_scopes_average_over_tracks_and_counts_with_equal_weight() -> None:
     assert score(evaluation, Targets(win_share=0.05, scope="all")).met
     each = score(evaluation, Targets(win_share=0.05, scope="each"))
     assert not each.met and each.worst_share == pytest.approx(0.1)
-    # 5 points beyond the tolerance, for each label on each track: 4 × 5²
-    assert each.loss == pytest.approx(4 * 25 + 0.01 * 100)
+    # 5 points beyond the tolerance, for each label on each track: 4 × 5²; a tenth of the
+    # squared points each interval reaches beyond it; a hundredth of the mean squared deviation
+    beyond = [
+        max(-5 - 100 * r.interval(i)[0], 100 * r.interval(i)[1] - 5) for r in rows for i in (0, 1)
+    ]
+    assert each.loss == pytest.approx(4 * 25 + 0.1 * sum(b**2 for b in beyond) + 0.01 * 100)
 
 
 def test_only_the_labels_held_count() -> None:
-    evaluation = _evaluation([[80, 20]], [[100, 100]], [2])
+    evaluation = _evaluation([[8000, 2000]], [[10**4, 10**4]], [2])
     assert not score(evaluation, Targets(win_share=0.05)).met
     held = score(evaluation, Targets(win_share=0.05, labels=(1,)))
     assert not held.met and held.worst_share == pytest.approx(0.3)
-    fine = _evaluation([[52, 48]], [[100, 100]], [2])
+    fine = _evaluation([[5200, 4800]], [[10**4, 10**4]], [2])
     assert score(fine, Targets(win_share=0.05, labels=(1,))).met
 
 
 def test_lengths_against_the_start_and_a_range() -> None:
     evaluation = _evaluation([[50, 50]], [[100, 100]], [2])
-    start = np.array([9.0])  # 10 rounds is 11% longer
+    start = replace(evaluation, lengths=np.array([9.0]))  # 10 rounds is 11% longer
     missed = score(evaluation, Targets(length_change=0.05), start)
     assert not missed.met and missed.worst_length == pytest.approx(1 / 9)
     assert missed.misses == ("length on t0, 2 players",)
+    assert missed.status == "missed"
     assert score(evaluation, Targets(length_change=0.2), start).met
     assert score(evaluation, Targets(length=(8, 12))).met
     assert not score(evaluation, Targets(length=(11, 12))).met
+    # 10 ± 0.2 rounds against at most 10.1: the estimate is inside, its interval is not
+    unsure = score(evaluation, Targets(length=(8, 10.1)))
+    assert unsure.status == "not sure" and not unsure.met and not unsure.misses
 
 
 def test_fewest_changes_costs_each_value_changed() -> None:
@@ -105,10 +111,11 @@ def test_a_panel_raced_in_worker_processes_gives_the_same_numbers() -> None:
 
 def test_several_share_targets_each_hold_their_labels_at_their_scope() -> None:
     # a swings ±10 points between the tracks but is fair on average; b is fair on t0, +10 on t1
-    evaluation = _evaluation([[60, 50], [40, 60]], [[100, 100], [100, 100]], [2, 2])
+    evaluation = _evaluation([[6000, 5000], [4000, 6000]], [[10**4] * 2] * 2, [2, 2])
     both = Targets(
         win_share=0.05, scope="each", labels=(1,), also=(ShareTarget(0.05, "all", (0,)),)
     )
     found = score(evaluation, both)
     assert not found.met and found.misses == ("t1, 2 players (b)",)
-    assert score(evaluation, replace(both, win_share=0.11)).met
+    assert [v.status for v in found.verdicts] == ["missed", "met"]
+    assert score(evaluation, replace(both, win_share=0.12)).met

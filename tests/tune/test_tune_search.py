@@ -35,6 +35,7 @@ races = 400
 win_share = 0.06
 scope = "players"
 labels = ["character 8"]
+hold_others = false  # the others pay for its repair
 
 [search]
 budget = 30
@@ -82,7 +83,9 @@ def test_a_broken_roster_is_repaired(broken: Path) -> None:
     assert result.confirmed_start_score.worst_share > 0.1  # worst: the character held
     assert result.met, result.confirmed_best_score.misses  # … within ±6 points after
     assert result.confirmed_best_score.worst_share <= 0.06
-    assert result.stopped == "met" and result.evaluated < 30
+    # 400 races cannot tell ±6 points surely (an interval of about ±7.5): the search
+    # never stops at a candidate only its estimate says is within
+    assert result.stopped == "budget" and result.evaluated == 30
     moved = {p.field: new for p, _, new in result.changes}
     assert sum(moved.values()) > 4 + 4  # the character was made stronger
     # the new content folder: the tuned character marked, every other one untouched

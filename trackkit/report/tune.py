@@ -8,9 +8,19 @@ from typing import Any
 
 import numpy as np
 
-from trackkit.tune.evaluate import Evaluation, ScopedShares
-from trackkit.tune.result import TuneResult
+from trackkit.tune.evaluate import Evaluation, ScopedShares, Score
+from trackkit.tune.result import TuneResult, other_rows
+from trackkit.tune.targets import HOLD_TOLERANCE, MET, NOT_SURE, RANK, SCOPE_WORDS, Cell
 
+HEADLINE = {
+    "met": "Every target met",
+    "not sure": "Not sure every target is met",
+    "missed": "Targets NOT met",
+}
+MEANING = (
+    "A target is *met* when its 95% interval lies inside it, *not sure* when only its "
+    "estimate does (more races would tell), *missed* otherwise."
+)
 STOPPED = {
     "met": "a candidate met every target",
     "budget": "the budget of candidates was used",
@@ -25,14 +35,13 @@ def tune_text(result: TuneResult) -> str:
     spec = result.spec
     before, after = result.confirmed_start, result.confirmed_best
     lines = [f"# Tune: {spec.path}", ""]
-    status = "Every target met" if result.met else "Targets NOT met"
     lines.append(
-        f"{status} in the confirmation: {after.races:,} races per track and player count, "
-        f"seed {after.seed} (the search raced {result.start.evaluation.races:,} with seed "
-        f"{result.start.evaluation.seed})."
+        f"{HEADLINE[result.status]} in the confirmation: {after.races:,} races per track and "
+        f"player count, seed {after.seed} (the search raced "
+        f"{result.start.evaluation.races:,} with seed {result.start.evaluation.seed})."
     )
-    if not result.met:
-        misses = result.confirmed_best_score.misses
+    misses = result.confirmed_best_score.misses
+    if misses:
         lines.append(f"Missed at: {'; '.join(misses[:8])}" + (" …" if len(misses) > 8 else ""))
     lines += [
         "",
@@ -54,8 +63,30 @@ def tune_text(result: TuneResult) -> str:
         )
     else:
         lines.append("Nothing: the starting content is the best found.")
+    lines += ["", "## Targets", "", MEANING, "", _verdict_table(result.confirmed_best_score)]
+    others = _others_table(result)
+    if others:
+        lines += [
+            "",
+            "## The labels no target names",
+            "",
+            "Where each moved most from the start "
+            + f"({SCOPE_WORDS[result.others_scope]}), in points with 95% intervals"
+            + (
+                f"; held within ±{_hold_points(result):.1f} of its start (hold_others)."
+                if spec.hold_others
+                else " (hold_others = false: not held)."
+            ),
+            "",
+            others,
+        ]
     target = "; ".join(
-        f"±{share.win_share * 100:.1f} at scope {share.scope}"
+        (
+            f"±{share.win_share * 100:.1f}"
+            if share.direction == "within"
+            else f"{share.direction} {share.win_share * 100:+.1f}"
+        )
+        + f" at scope {share.scope}"
         + (f" for {', '.join(share.labels)}" if share.labels else "")
         for share in spec.shares
     )
@@ -72,6 +103,82 @@ def tune_text(result: TuneResult) -> str:
     lines += ["", "## Mean race length (rounds)", "", _length_table(before, after)]
     lines += ["", "## Every track and player count, after (points)", "", _each_table(after)]
     return "\n".join(lines)
+
+
+def _verdict_table(score: Score) -> str:
+    """Each target, its verdict, and per label (a length: its worst track) the figure
+    that decides it."""
+    rows = []
+    for verdict in score.verdicts:
+        cells = list(verdict.cells)
+        worst = max(cells, key=lambda c: (RANK[c.status], -c.slack), default=None)
+        if verdict.kind == "length" and worst is not None:
+            cells = [worst]  # the worst track
+        elif verdict.kind == "hold" and worst is not None:
+            cells = [c for c in cells if c.status != MET] or [worst]  # the others: below
+        said = _status(verdict.status, verdict.races)
+        for n, cell in enumerate(cells or [None]):
+            rows.append(
+                [
+                    verdict.target if n == 0 else "",
+                    said if n == 0 else "",
+                    "" if cell is None else _cell(cell, verdict.kind),
+                ]
+            )
+    return _table(["target", "verdict", "decided by (95% interval)"], rows)
+
+
+def _status(status: str, races: int | None) -> str:
+    if status != NOT_SURE:
+        return status
+    if races is None:
+        return "not sure (an estimate on the edge: no number of races would tell)"
+    return f"not sure (about {round_up(races):,} races per track and count would tell)"
+
+
+def round_up(races: int) -> int:
+    """``races`` rounded up to two significant figures."""
+    step = 10 ** max(0, len(str(races)) - 2)
+    return -(-races // step) * step
+
+
+def _cell(cell: Cell, kind: str) -> str:
+    low, high = cell.interval
+    if kind == "length":
+        return (
+            f"{cell.where}: {cell.estimate:.2f} [{low:.2f}, {high:.2f}] rounds, "
+            f"target {cell.band[0]:.2f} to {cell.band[1]:.2f}: {cell.status}"
+        )
+    said = f"{cell.label}: {cell.estimate * 100:+.1f} [{low * 100:+.1f}, {high * 100:+.1f}]"
+    if kind == "hold":
+        said += f", start {(cell.band[0] + cell.band[1]) * 50:+.1f}"
+    return f"{said} ({cell.where}): {cell.status}"
+
+
+def _others_table(result: TuneResult) -> str:
+    rows = [
+        [
+            row["label"],
+            _row_points(row, "before"),
+            _row_points(row, "after"),
+            row["where"],
+            row["held"] or "—",
+        ]
+        for row in other_rows(result)
+    ]
+    if not rows:
+        return ""
+    return _table(["label", "before", "after", "where it moved most", "held"], rows)
+
+
+def _row_points(row: dict[str, Any], when: str) -> str:
+    low, high = row[f"{when}_ci95"]
+    return f"{row[when] * 100:+.1f} [{low * 100:+.1f}, {high * 100:+.1f}]"
+
+
+def _hold_points(result: TuneResult) -> float:
+    within = [s.win_share for s in result.spec.shares if s.direction == "within"]
+    return 100 * (min(within) if within else HOLD_TOLERANCE)
 
 
 def _label_table(before: Evaluation, after: Evaluation, scope: Any) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,32 @@ import numpy as np
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import wilson
 from trackkit.sim.montecarlo import simulate
-from trackkit.tune.spec import Scope
+from trackkit.tune.spec import Z_95, Scope
+from trackkit.tune.targets import (
+    MET,
+    MISSED,
+    NOT_SURE,
+    RANK,
+    SCOPE_WORDS,
+    Cell,
+    ShareTarget,
+    Targets,
+    Verdict,
+    check_reachable,
+    deciding,
+    judged,
+)
+
+__all__ = [
+    "MISSED",
+    "NOT_SURE",
+    "Cell",
+    "ShareTarget",
+    "Targets",
+    "Verdict",
+    "check_reachable",
+    "judged",
+]
 
 Progress = Callable[[int, int], None]
 TIE_WEIGHT = (
@@ -37,6 +62,9 @@ CHANGE_WEIGHT = 0.5  # points² a changed value costs with `fewest_changes`
 # beyond theirs: a length target holds on every track at every count, where the races can
 # resolve a tenth of a percent, and must not be traded for a little fairness
 LENGTH_WEIGHT = 10.0
+# points² of a 95% interval beyond its target cost this much of one estimate's: among
+# contents whose estimates meet the targets, the surer
+SURE_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -158,7 +186,7 @@ class ScopedShares:
             if n == 0:
                 return (float("nan"), float("nan"))
             low, high = wilson(self.evaluation.wins[self.config, label] / n, n)
-            return low - 1 / count, high - 1 / count
+            return float(low - 1 / count), float(high - 1 / count)
         half = 1.959963984540054 * float(self.error[label])
         return float(self.deviation[label]) - half, float(self.deviation[label]) + half
 
@@ -233,103 +261,169 @@ def _race(job: tuple[Any, ...]) -> tuple[tuple[str, ...], np.ndarray, float, flo
 
 
 @dataclass(frozen=True)
-class ShareTarget:
-    """Labels (by index; None: every one) whose win shares are held within ``tolerance``
-    of the fair share at ``scope``."""
-
-    tolerance: float
-    scope: Scope = "each"
-    labels: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True)
-class Targets:
-    """What a tune aims at (a tune file's ``[targets]``): its win share (``win_share`` at
-    ``scope`` for ``labels``) and any more (``also``), lengths, and fewest changes."""
-
-    win_share: float | None = None
-    scope: Scope = "each"
-    labels: tuple[int, ...] | None = None  # the labels (by index) held to win_share: None, all
-    length_change: float | None = None
-    length: tuple[float, float] | None = None
-    fewest_changes: bool = False
-    also: tuple[ShareTarget, ...] = ()
-
-    @property
-    def shares(self) -> tuple[ShareTarget, ...]:
-        first = (
-            ()
-            if self.win_share is None
-            else (ShareTarget(self.win_share, self.scope, self.labels),)
-        )
-        return first + self.also
-
-
-@dataclass(frozen=True)
 class Score:
     """How far an evaluation is from the targets: ``loss`` (0 plus the tie-breakers when
-    every target is met), whether each is met, and the worst figures."""
+    every target is met), whether every target is surely met (``met``: each 95% interval
+    inside it), where an estimate misses, the worst figures, and each target's verdict."""
 
     loss: float
     met: bool
     worst_share: float  # the largest |win share − fair share| at the scope
     worst_length: float  # the largest relative length change (length_change), else 0
-    misses: tuple[str, ...]
+    misses: tuple[str, ...]  # where an estimate is outside its target
+    verdicts: tuple[Verdict, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """``met`` (every target surely), ``missed`` (an estimate outside), else ``not sure``."""
+        return max((v.status for v in self.verdicts), key=RANK.__getitem__, default=MET)
+
+
+@dataclass
+class _Part:
+    """What a target adds to a score."""
+
+    loss: float = 0.0
+    misses: list[str] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+    deviations: list[float] = field(default_factory=list)  # |deviation| in points
+
+
+def _judge_shares(
+    evaluation: Evaluation,
+    scope: Scope,
+    held: np.ndarray,
+    band: tuple[float, float],
+    centres: list[np.ndarray] | None = None,
+) -> _Part:
+    """The held labels' win shares at ``scope`` against ``band`` (shifted, per row and
+    label, by ``centres``: the start's deviations, for labels held near their start)."""
+    part = _Part()
+    for r, row in enumerate(evaluation.scoped(scope)):
+        raced = ~np.isnan(row.deviation) & held
+        if centres is not None:
+            raced &= ~np.isnan(centres[r])
+        missed = []
+        for i in np.flatnonzero(raced):
+            shift = 0.0 if centres is None else float(centres[r][i])
+            low, high = band[0] + shift, band[1] + shift
+            deviation = float(row.deviation[i])
+            interval = row.interval(int(i))
+            excess = max(0.0, low - deviation, deviation - high) * 100
+            unsure = max(0.0, low - interval[0], interval[1] - high) * 100
+            part.loss += row.weight * (excess**2 + SURE_WEIGHT * unsure**2)
+            part.deviations.append(abs(deviation) * 100)
+            if excess > 0:
+                missed.append(evaluation.labels[i])
+            label = evaluation.labels[i]
+            part.cells.append(
+                judged(row.name, label, deviation, interval, (low, high), evaluation.races)
+            )
+        if missed:
+            part.misses.append(f"{row.name} ({', '.join(missed)})")
+    return part
+
+
+def _hold(evaluation: Evaluation, targets: Targets, start: Evaluation) -> _Part | None:
+    """The labels no target names, each within the hold tolerance of its start."""
+    others = targets.others(len(evaluation.labels))
+    if not (targets.hold_others and others) or start.configs != evaluation.configs:
+        return None
+    scope = targets.shares[0].scope
+    held = np.zeros(len(evaluation.labels), dtype=bool)
+    held[list(others)] = True
+    tolerance = targets.hold_tolerance
+    centres = [row.deviation for row in start.scoped(scope)]
+    return _judge_shares(evaluation, scope, held, (-tolerance, tolerance), centres)
 
 
 def score(
     evaluation: Evaluation,
     targets: Targets,
-    start_lengths: np.ndarray | None = None,
+    start: Evaluation | None = None,
     changes: int = 0,
 ) -> Score:
-    """``evaluation`` against ``targets``: the sum of squared excesses (in points beyond
-    each tolerance, a row weighted by the configs it stands for: a target averaged over
-    every track and count weighs as much as all of them; lengths in percent, weighted by
-    :data:`LENGTH_WEIGHT`), a little of the squared deviations (among contents that meet
-    every target, the fairer), and with ``fewest_changes`` a cost per changed value."""
-    loss = 0.0
-    misses: list[str] = []
+    """``evaluation`` against ``targets`` (``start``: the starting content raced on the
+    same panel, for the length change and the labels held near their start).
+
+    The loss is the sum of squared excesses of the estimates (in points beyond each
+    target, a row weighted by the configs it stands for: a target averaged over every
+    track and count weighs as much as all of them; lengths in percent, weighted by
+    :data:`LENGTH_WEIGHT`), a tenth of the squared excesses of their 95% intervals (among
+    contents whose estimates meet, the surer), a little of the squared deviations of the
+    two-sided targets (the fairer), and with ``fewest_changes`` a cost per changed value."""
+    loss, misses, verdicts, deviations = 0.0, [], [], []
     worst_share = 0.0
-    deviations = []
     for target in targets.shares:
         held = np.zeros(len(evaluation.labels), dtype=bool)
         held[list(target.labels) if target.labels is not None else slice(None)] = True
-        for row in evaluation.scoped(target.scope):
-            raced = ~np.isnan(row.deviation) & held
-            dev = np.abs(row.deviation[raced]) * 100
-            deviations.extend(dev.tolist())
-            if dev.size:
-                worst_share = max(worst_share, float(dev.max()) / 100)
-            excess = np.maximum(0.0, dev - target.tolerance * 100)
-            loss += row.weight * float(np.sum(excess**2))
-            if excess.any():
-                names = [evaluation.labels[i] for i in np.flatnonzero(raced)[excess > 0]]
-                misses.append(f"{row.name} ({', '.join(names)})")
-    worst_length = 0.0
-    if targets.length_change is not None and start_lengths is not None:
-        change = np.abs(evaluation.lengths / start_lengths - 1)
-        worst_length = float(change.max())
-        excess = np.maximum(0.0, change - targets.length_change) * 100
-        loss += LENGTH_WEIGHT * float(np.sum(excess**2))
-        misses += [
-            f"length on {t}, {p} players"
-            for (t, p), e in zip(evaluation.configs, excess, strict=True)
-            if e
-        ]
-    if targets.length is not None:
-        low, high = targets.length
-        below = np.maximum(0.0, low - evaluation.lengths) / low * 100
-        above = np.maximum(0.0, evaluation.lengths - high) / high * 100
-        loss += LENGTH_WEIGHT * float(np.sum(below**2 + above**2))
-        misses += [
-            f"length on {t}, {p} players"
-            for (t, p), b, a in zip(evaluation.configs, below, above, strict=True)
-            if b or a
-        ]
-    met = not misses
+        part = _judge_shares(evaluation, target.scope, held, target.band)
+        loss += part.loss
+        misses += part.misses
+        worst_share = max([worst_share, *(d / 100 for d in part.deviations)])
+        if target.direction == "within":
+            deviations += part.deviations
+        verdicts.append(Verdict(target.describe(evaluation.labels), deciding(part.cells)))
+    hold = None if start is None else _hold(evaluation, targets, start)
+    if isinstance(hold, _Part):
+        loss += hold.loss
+        misses += [f"{m} moved from the start" for m in hold.misses]
+        verdicts.append(
+            Verdict(
+                f"the labels no target names within ±{targets.hold_tolerance * 100:.1f} "
+                f"points of their start {SCOPE_WORDS[targets.shares[0].scope]} (hold_others)",
+                deciding(hold.cells),
+                "hold",
+            )
+        )
+    lengths = _lengths(evaluation, targets, start)
+    loss += lengths.loss
+    misses += lengths.misses
+    verdicts += lengths.verdicts
     if deviations:
         loss += TIE_WEIGHT * float(np.mean(np.square(deviations)))
     if targets.fewest_changes:
         loss += CHANGE_WEIGHT * changes
-    return Score(loss, met, worst_share, worst_length, tuple(misses))
+    met = all(v.status == MET for v in verdicts)
+    return Score(loss, met, worst_share, lengths.worst, tuple(misses), tuple(verdicts))
+
+
+@dataclass
+class _Lengths(_Part):
+    verdicts: list[Verdict] = field(default_factory=list)
+    worst: float = 0.0
+
+
+def _lengths(evaluation: Evaluation, targets: Targets, start: Evaluation | None) -> _Lengths:
+    """The length targets: each track and count's mean length against a range, or within
+    ``length_change`` of the start's (in percent, weighted by :data:`LENGTH_WEIGHT`)."""
+    part = _Lengths()
+    bands: list[tuple[str, np.ndarray, np.ndarray]] = []
+    if targets.length_change is not None and start is not None:
+        change = np.abs(evaluation.lengths / start.lengths - 1)
+        part.worst = float(change.max())
+        excess = np.maximum(0.0, change - targets.length_change) * 100
+        part.loss += LENGTH_WEIGHT * float(np.sum(excess**2))
+        c = targets.length_change
+        name = f"mean length within ±{c * 100:.1f}% of the start's"
+        bands.append((name, start.lengths * (1 - c), start.lengths * (1 + c)))
+    if targets.length is not None:
+        low, high = targets.length
+        below = np.maximum(0.0, low - evaluation.lengths) / low * 100
+        above = np.maximum(0.0, evaluation.lengths - high) / high * 100
+        part.loss += LENGTH_WEIGHT * float(np.sum(below**2 + above**2))
+        n = len(evaluation.configs)
+        name = f"mean length within {low:g} to {high:g} rounds"
+        bands.append((name, np.full(n, float(low)), np.full(n, float(high))))
+    for name, lows, highs in bands:
+        cells = []
+        for i, (track, count) in enumerate(evaluation.configs):
+            where = f"{track}, {count} players"
+            length, half = float(evaluation.lengths[i]), Z_95 * float(evaluation.length_errors[i])
+            band = (float(lows[i]), float(highs[i]))
+            interval = (length - half, length + half)
+            cells.append(judged(where, where, length, interval, band, evaluation.races))
+            if cells[-1].status == MISSED:
+                part.misses.append(f"length on {where}")
+        part.verdicts.append(Verdict(name, tuple(cells), "length"))
+    return part

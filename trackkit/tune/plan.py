@@ -19,7 +19,7 @@ from trackkit.games import DEFAULT_GAME, get_ruleset
 from trackkit.games.base import load_track
 from trackkit.limits import TUNE_RACES
 from trackkit.tune.content_files import ContentFiles, Parameter, resolve_moves
-from trackkit.tune.evaluate import Panel, ShareTarget, Targets
+from trackkit.tune.evaluate import Panel, ShareTarget, Targets, check_reachable
 from trackkit.tune.spec import TuneSpec, check_resolution
 
 MAX_PLAYERS_DEFAULT = 8  # a panel's counts by default: 2 to this, within the game's bounds
@@ -120,11 +120,18 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
         spec.fewest_changes,
         tuple(
             ShareTarget(
-                a.win_share, a.scope, _held(spec, a.labels, labels, f"targets.also[{i}].labels")
+                a.win_share,
+                a.scope,
+                _held(spec, a.labels, labels, f"targets.also[{i}].labels"),
+                a.direction,
             )
             for i, a in enumerate(spec.also)
         ),
+        spec.direction,
+        spec.hold_others,
     )
+    moved = (p.entry for p in parameters)
+    check_reachable(spec.path, targets, labels, panel.players, moved, files.documents)
     budget = spec.budget if settings.budget is None else settings.budget
     plan = TunePlan(
         spec, ruleset, folder, files, parameters, panel, labels, targets, budget,

@@ -167,7 +167,7 @@ def _search(
                 raise
             raced = study.raced()
             start = Evaluation.from_json(raced[0].user_attrs["evaluation"]) if raced else evaluation
-            result = score(evaluation, plan.targets, start.lengths, _changes(plan, values))
+            result = score(evaluation, plan.targets, start, _changes(plan, values))
             study.note(trial, "evaluation", evaluation.to_json())
             study.note(trial, "met", result.met)
             study.study.tell(trial, result.loss)
@@ -184,12 +184,12 @@ def _conclude(
     raced = study.raced()
     if not raced:
         raise TrackkitError("the tune was interrupted before any candidate was raced; run it again")
-    start_lengths = np.array(raced[0].user_attrs["evaluation"]["lengths"])
+    start_raced = Evaluation.from_json(raced[0].user_attrs["evaluation"])
 
     def candidate(trial: Any) -> Candidate:
         evaluation = Evaluation.from_json(trial.user_attrs["evaluation"])
         values = {p.name: int(trial.params[p.name]) for p in plan.parameters}
-        found = score(evaluation, plan.targets, start_lengths, _changes(plan, values))
+        found = score(evaluation, plan.targets, start_raced, _changes(plan, values))
         return Candidate(raced.index(trial), values, found, evaluation)
 
     start = candidate(raced[0])
@@ -208,10 +208,8 @@ def _conclude(
         best=best,
         confirmed_start=before,
         confirmed_best=after,
-        confirmed_start_score=score(before, plan.targets, before.lengths, 0),
-        confirmed_best_score=score(
-            after, plan.targets, before.lengths, _changes(plan, best.values)
-        ),
+        confirmed_start_score=score(before, plan.targets, before, 0),
+        confirmed_best_score=score(after, plan.targets, before, _changes(plan, best.values)),
         evaluated=len(raced),
         refused=len(refused),
         refusal=refused[0].user_attrs["refused"] if refused else None,
@@ -314,8 +312,8 @@ def _recheck(
             path.write_text(json.dumps(kept))
         return Evaluation.from_json(kept[key])
 
-    lengths = raced(start).lengths
-    losses = [score(raced(c), plan.targets, lengths, _changes(plan, c.values)).loss for c in best]
+    first = raced(start)
+    losses = [score(raced(c), plan.targets, first, _changes(plan, c.values)).loss for c in best]
     return best[int(np.argmin(losses))]
 
 

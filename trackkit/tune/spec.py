@@ -29,16 +29,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from trackkit.board.datafile import validated
-from trackkit.errors import TuneFileError
+from trackkit.errors import TuneFileError, shown
 
 SCOPES = ("each", "players", "all")
 Scope = Literal["each", "players", "all"]
 SAMPLERS = ("tpe", "cmaes")
+DIRECTIONS = ("within", "at-most", "at-least")
+# a win-share target: within ±win_share of the fair share, or at most / at least win_share
+Direction = Literal["within", "at-most", "at-least"]
 # the 95% interval of a win rate is ±Z_95·√(p(1−p)/n)
 Z_95 = 1.959963984540054
 _STRICT = ConfigDict(extra="forbid")
@@ -66,18 +69,24 @@ class _Balance(BaseModel):
 
 class _Share(BaseModel):
     model_config = _STRICT
-    win_share: float = Field(lt=1)
+    win_share: float = Field(gt=-1, lt=1)
     scope: Scope = "each"
     labels: list[str] | None = Field(default=None, min_length=1)
+    direction: str = "within"
 
     @model_validator(mode="after")
     def _can_be_met(self) -> _Share:
-        _tolerance(self.win_share)
+        _tolerance(self.win_share, self.direction)
         return self
 
 
-def _tolerance(win_share: float) -> None:
-    if win_share <= 0:
+def _tolerance(win_share: float, direction: str) -> None:
+    if direction not in DIRECTIONS:
+        raise ValueError(
+            f"direction {shown(direction, 40)!r} is none of {', '.join(DIRECTIONS)} "
+            "(within ±win_share of the fair share, or at most / at least win_share from it)"
+        )
+    if direction == "within" and win_share <= 0:
         raise ValueError(
             f"win_share {win_share} cannot be met: races never give every label "
             "exactly its fair share; give a tolerance such as 0.03 (±3 points)"
@@ -86,9 +95,11 @@ def _tolerance(win_share: float) -> None:
 
 class _Targets(BaseModel):
     model_config = _STRICT
-    win_share: float | None = Field(default=None, lt=1)
+    win_share: float | None = Field(default=None, gt=-1, lt=1)
     scope: Scope = "each"
     labels: list[str] | None = Field(default=None, min_length=1)
+    direction: str = "within"
+    hold_others: bool = True
     also: list[_Share] = Field(default=[], max_length=20)
     length_change: float | None = Field(default=None, gt=0, lt=1)
     length: tuple[float, float] | None = None
@@ -104,7 +115,9 @@ class _Targets(BaseModel):
         ):
             raise ValueError("no target: give win_share, length_change or length")
         if self.win_share is not None:
-            _tolerance(self.win_share)
+            _tolerance(self.win_share, self.direction)
+        elif self.direction != "within":
+            raise ValueError("direction needs a win_share: the bound it holds the labels to")
         if self.length is not None:
             low, high = self.length
             if not 0 < low < high:
@@ -181,11 +194,13 @@ class _TuneSpec(BaseModel):
 
 @dataclass(frozen=True)
 class ShareSpec:
-    """A win-share target: labels (None: all) within ``win_share`` at ``scope``."""
+    """A win-share target: labels (None: all) within ``win_share`` at ``scope`` (or, by
+    ``direction``, at most / at least ``win_share`` from the fair share)."""
 
     win_share: float
     scope: Scope
     labels: tuple[str, ...] | None
+    direction: Direction = "within"
 
 
 @dataclass(frozen=True)
@@ -232,6 +247,8 @@ class TuneSpec:
     stop_when_met: bool
     recheck: int
     moves: tuple[MoveSpec, ...]
+    direction: Direction = "within"
+    hold_others: bool = True
 
     @property
     def folder(self) -> Path:
@@ -241,7 +258,9 @@ class TuneSpec:
     def shares(self) -> tuple[ShareSpec, ...]:
         """Every win-share target: the ``[targets]`` one, then ``[[targets.also]]``."""
         first = (
-            () if self.win_share is None else (ShareSpec(self.win_share, self.scope, self.labels),)
+            ()
+            if self.win_share is None
+            else (ShareSpec(self.win_share, self.scope, self.labels, self.direction),)
         )
         return first + self.also
 
@@ -274,12 +293,19 @@ def parse_tune(text: str, source: str) -> TuneSpec:
         scope=spec.targets.scope,
         labels=tuple(spec.targets.labels) if spec.targets.labels else None,
         also=tuple(
-            ShareSpec(a.win_share, a.scope, tuple(a.labels) if a.labels else None)
+            ShareSpec(
+                a.win_share,
+                a.scope,
+                tuple(a.labels) if a.labels else None,
+                cast(Direction, a.direction),
+            )
             for a in spec.targets.also
         ),
         length_change=spec.targets.length_change,
         length=spec.targets.length,
         fewest_changes=spec.targets.fewest_changes,
+        direction=cast(Direction, spec.targets.direction),
+        hold_others=spec.targets.hold_others,
         budget=spec.search.budget,
         sampler=spec.search.sampler,
         seed=spec.search.seed,
@@ -320,9 +346,10 @@ def win_share_half_width(races: int, players: int, labels: int) -> float:
 def check_resolution(spec: TuneSpec, players: tuple[int, ...], labels: int, races: int) -> None:
     """Refuse a win-share tolerance the races cannot resolve: one narrower than the 95%
     interval of a win rate in ``races`` races at the least-entered count."""
-    if not spec.shares:
+    within = [share.win_share for share in spec.shares if share.direction == "within"]
+    if not within:
         return
-    tolerance = min(share.win_share for share in spec.shares)
+    tolerance = min(within)
     for count in players:
         half = win_share_half_width(races, count, labels)
         if tolerance < half:
