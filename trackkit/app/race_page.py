@@ -339,9 +339,17 @@ def _verdict(track: Any, profile: Profiled) -> None:
             "options and seed, "
             f"{reference_races(profile.races):,} races each (the app races at most "
             f"{REFERENCE_RACES:,} of each). More than noise: the 95% interval leaves out "
-            "no difference."
-            + (" Exact: solved, not sampled (one racer alone, infinite deck)." if exact else "")
+            "no difference." + (_EXACT.format(players=profile.players) if exact else "")
         )
+
+
+# why a solo race's exact length is longer than the races' expected length: play_race ends
+# a race with the round in which its first racer finishes
+_EXACT = (
+    " Exact: solved, not sampled (one racer alone, infinite deck). A solo race's exact "
+    "length exceeds a full race's because a race ends with the round in which its first "
+    "racer finishes: its length is the shortest of {players} racers' times, not one racer's."
+)
 
 
 def _win_rates(result: SimulationResult, then: Any) -> None:
