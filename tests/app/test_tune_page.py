@@ -21,6 +21,11 @@ from trackkit.games import get_ruleset
 
 TIMEOUT = 600  # the first tune may wait for the race engine to compile
 SCRIPT = "from trackkit.app.home_page import page_function\npage_function('tune')()\n"
+# the page named in the session (as the app's navigation does): one session, both games
+EITHER = (
+    "import streamlit as st\nfrom trackkit.app.home_page import page_function\n"
+    "page_function(st.session_state.get('page', 'tune'))()\n"
+)
 
 
 @pytest.fixture
@@ -34,12 +39,12 @@ def button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
     return next(b for b in at.button if b.label == label)
 
 
-def small_tune(low: int = 1, high: int = 8) -> AppTest:
+def small_tune(low: int = 1, high: int = 8, script: str = SCRIPT) -> AppTest:
     """The page with one move (Character 6's magic, ``low`` to ``high``) on 1 track at 2
     player counts, 200 races, a budget of 2 and a tolerance of 15 points, from the
     hand-made content (Character 5 wins about 22 points over its fair share on First run,
     which Character 6's magic cannot change: never met, so the search runs its budget)."""
-    at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT).run()
+    at = AppTest.from_string(script, default_timeout=TIMEOUT).run()
     at.selectbox(key="tune-content").set_value("hand-made").run()
     assert at.selectbox(key="tune-move-file").value == ("characters.toml", "characters")
     at.multiselect(key="tune-move-entries").set_value(["Character 6"]).run()
@@ -109,7 +114,7 @@ def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     assert any("20,800 races in all" in c.value for c in at.caption)
     button(at, "Tune").click().run()
     assert not at.exception and not at.error
-    said = [s.value for s in (*at.success, *at.warning)]
+    said = [s.value for s in (*at.success, *at.info, *at.warning) if "confirmation" in s.value]
     assert len(said) == 1 and "in the confirmation: 2,000 races" in said[0]
     assert "seed 1" in said[0] and "starting from hand-made" in said[0]
     assert any("2 candidates raced" in m.value for m in at.markdown)
@@ -118,6 +123,8 @@ def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     assert before["name"] == "before" and after["name"] == "after"
     assert len(before["x"]) == 8 and before["error_y"]["array"]  # one pair per character
     assert len(at.dataframe[-1].value) == 2  # the lengths: first-run at 2 and 3 players
+    (verdicts,) = [d.value for d in at.dataframe if "verdict" in d.value.columns]
+    assert verdicts["verdict"].iloc[0].split(" (")[0] in ("met", "not sure", "missed")
     downloads = {d.label: d for d in at.get("download_button")}
     assert {"The tuned content (.zip)", "The report", "The report for programs"} <= set(downloads)
     (out,) = (cache / "trackkit" / "tunes").glob("*/*/report.json")
@@ -213,3 +220,23 @@ def test_cancel_stops_the_search_and_shows_what_was_raced(
         "1 candidate raced; stopped because it was cancelled" in m.value for m in at.markdown
     )
     assert at.number_input(key="tune-go-on-budget").value == 2  # go on from there
+
+
+def test_each_games_tune_page_shows_its_own_games_tunes_only(cache: Path) -> None:
+    at = small_tune(script=EITHER)
+    at.multiselect(key="tune-labels").set_value(["Character 5"]).run()
+    button(at, "Tune").click().run()
+    assert not at.exception and not at.error
+    found = [h.value for h in at.header]
+    assert "What the tune found" in found  # the Yummell tune, on the Yummell page
+    # the seven characters no target names, before and after
+    (others,) = [d.value for d in at.dataframe if "held" in d.value.columns]
+    assert len(others) == 7 and "Character 5" not in set(others["label"])
+    at.session_state["page"] = "snow-tune"
+    at.run()
+    assert not at.exception and at.title[0].value == "Tune the content"
+    assert "What the tune found" not in [h.value for h in at.header]
+    assert not at.get("plotly_chart")  # no Yummell characters on the Snow Tails page
+    at.session_state["page"] = "tune"
+    at.run()
+    assert "What the tune found" in [h.value for h in at.header]  # still there

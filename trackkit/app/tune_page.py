@@ -45,7 +45,7 @@ SCOPES = {
     "players": "at each player count, over the tracks together",
     "all": "over every track and player count together",
 }
-SHOWN = "tune-shown"  # the output folder of the tune this session last ran
+SHOWN = "tune-shown"  # per game, the output folder of the tune this session last ran of it
 WHAT = "the tune"  # what the page's runs do, in the messages of runs.heavy_run
 GO_ON = "tune-go-on-wanted"  # the budget "Go on" asked for, until the run starts
 
@@ -108,7 +108,7 @@ def page(game: str) -> None:
         "Tune", type="primary", icon=":material/tune:", key=f"{key}-run", disabled=plan is None
     )
     _heavy_work(plan if pressed else None, start.label if start is not None else "")
-    shown = st.session_state.get(SHOWN)
+    shown = st.session_state.get(SHOWN, {}).get(game)
     if shown is not None:
         tune_results.show(Path(shown), key, GO_ON)
 
@@ -592,7 +592,12 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
 
 
 def _shown(run: Run | None) -> None:
-    """A tune that ended with its report is the one the page shows from now on (also when
-    it ended while the visitor was on another page)."""
+    """A tune that ended with its report is the one its game's page shows from now on
+    (also when it ended while the visitor was on another page): each game's page shows
+    its own game's tunes only."""
     if run is not None and run.what == WHAT and run.state == "finished":
-        st.session_state[SHOWN] = run.key
+        try:
+            game = tune_results.game_of(Path(run.key))
+        except TrackkitError:
+            return
+        st.session_state.setdefault(SHOWN, {})[game] = run.key

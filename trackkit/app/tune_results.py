@@ -20,7 +20,7 @@ import streamlit as st
 
 from trackkit.app.fairness import interval_bars
 from trackkit.errors import TrackkitError
-from trackkit.report.tune import STOPPED
+from trackkit.report.tune import MEANING, STOPPED, round_up
 from trackkit.tune.search import SPEC_COPY
 
 PAGE_NOTES = "page.json"  # what the page knows of a tune that its report does not: the start
@@ -109,6 +109,13 @@ def show(out: Path, key: str, go_on: str) -> None:
         + ") before and after, in points, with its 95% interval, from the confirmation "
         "races; the band is the tolerance."
     )
+    if report.get("others"):
+        st.subheader("The labels no target names")
+        st.dataframe(others_table(report), hide_index=True)
+        st.caption(
+            "Where each moved most from the start, in points with 95% intervals, from the "
+            "confirmation races: with hold_others (the default) a tune holds each near its start."
+        )
     st.subheader("Mean race length (rounds)")
     st.dataframe(lengths_table(report), hide_index=True)
     _downloads(out, report, key)
@@ -123,12 +130,28 @@ def _verdict(report: dict[str, Any], out: Path) -> None:
         f"with seed {confirmation['seed']} (the search raced {search['races']:,} with seed "
         f"{search['seed']}), starting from {start_label(out)}."
     )
-    if report["met"]:
+    status = report.get("status", "met" if report["met"] else "missed")
+    if status == "met":
         st.success(f"Every target met {where}", icon=":material/check_circle:")
+    elif status == "not sure":
+        races = [v["races_to_tell"] for v in report.get("verdicts", []) if v["status"] == status]
+        tell = (
+            f" About {round_up(max(races)):,} races per track and player count would tell."
+            if races and None not in races
+            else ""
+        )
+        st.info(
+            f"Not sure every target is met {where} Every estimate is inside its target, "
+            f"not every 95% interval.{tell}",
+            icon=":material/help:",
+        )
     else:
         misses = report["misses"]
         missed = "; ".join(misses[:8]) + (" …" if len(misses) > 8 else "")
         st.warning(f"Targets NOT met {where} Missed at: {missed}.", icon=":material/error:")
+    if report.get("verdicts"):
+        st.dataframe(verdicts_table(report), hide_index=True)
+        st.caption(MEANING)
     count = report["evaluated"]
     refused = report["refused"]
     st.write(
@@ -137,6 +160,58 @@ def _verdict(report: dict[str, Any], out: Path) -> None:
         + f"; stopped because {STOPPED_HERE[report['stopped']]}; the best is candidate "
         f"{report['best_candidate']} (0: the start)."
     )
+
+
+def verdicts_table(report: dict[str, Any]) -> list[dict[str, str]]:
+    """Each target with its verdict and, per label (a length: its worst track; labels no
+    target names: those not held), the figure that decides it."""
+    rows = []
+    order = {"met": 0, "not sure": 1, "missed": 2}
+    for verdict in report.get("verdicts", []):
+        cells = verdict["labels"]
+        if verdict["kind"] in ("length", "hold") and cells:
+            worst = max(cells, key=lambda c: order[c["status"]])
+            kept = [c for c in cells if c["status"] != "met"] if verdict["kind"] == "hold" else []
+            cells = kept or [worst]
+        for n, cell in enumerate(cells):
+            low, high = cell["ci95"]
+            scale, unit = (1, " rounds") if verdict["kind"] == "length" else (100, "")
+            rows.append(
+                {
+                    "target": verdict["target"] if n == 0 else "",
+                    "label": cell["label"] if verdict["kind"] != "length" else cell["where"],
+                    "verdict": cell["status"]
+                    + (
+                        f" (about {round_up(cell['races_to_tell']):,} races would tell)"
+                        if cell["races_to_tell"]
+                        else ""
+                    ),
+                    "estimate (95% interval)": f"{cell['estimate'] * scale:+.2f} "
+                    f"[{low * scale:+.2f}, {high * scale:+.2f}]{unit}",
+                    "where": cell["where"],
+                }
+            )
+    return rows
+
+
+def others_table(report: dict[str, Any]) -> list[dict[str, str]]:
+    """Each label no target names: where it moved most, before and after, and whether the
+    tune held it near its start."""
+
+    def points(row: dict[str, Any], when: str) -> str:
+        low, high = row[f"{when}_ci95"]
+        return f"{100 * row[when]:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+
+    return [
+        {
+            "label": row["label"],
+            "before": points(row, "before"),
+            "after": points(row, "after"),
+            "where it moved most": row["where"],
+            "held": row["held"] or "not held (hold_others = false)",
+        }
+        for row in report.get("others", [])
+    ]
 
 
 def shares_figure(report: dict[str, Any]) -> go.Figure:
@@ -166,9 +241,16 @@ def shares_figure(report: dict[str, Any]) -> go.Figure:
         )
     tolerance = report["targets"]["win_share"]
     if tolerance is not None:
-        figure.add_hrect(
-            y0=-100 * tolerance, y1=100 * tolerance, fillcolor="green", opacity=0.1, line_width=0
-        )
+        direction = report["targets"].get("direction", "within")
+        bound = 100 * tolerance
+        # a one-sided band reaches past every bar (points)
+        reach = max([abs(v) for trace in figure.data for v in trace.y] + [abs(bound)]) + 5
+        low, high = {
+            "within": (-bound, bound),
+            "at-most": (-reach, bound),
+            "at-least": (bound, reach),
+        }[direction]
+        figure.add_hrect(y0=low, y1=high, fillcolor="green", opacity=0.1, line_width=0)
     figure.update_layout(
         barmode="group",
         yaxis_title="Win share minus fair share (points)",
