@@ -58,7 +58,9 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         tab.get_by_text("12 of 12 tracks pass the filters").wait_for()
         click_chart(tab, (row["rounds_mean"], row["balance"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
-        tab.locator("[data-testid='stDataFrame'] .dvn-scroller").first.wait_for()
+        # the tracks table, then the picked track's figures
+        expect(tab.locator("[data-testid='stDataFrame']")).to_have_count(2)
+        tab.locator("[data-testid='stDataFrame'] .dvn-scroller").last.wait_for()
         tab.screenshot(path=str(tmp_path / "picked.png"), full_page=True)
         # its figures table shows every row and column, across the page: nothing cut off
         table = tab.evaluate(TABLE_BOX)
@@ -68,13 +70,17 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         tab.wait_for_url(re.compile(r"/design(\?.*)?$"))  # with ?track=…, the design's link
         tab.get_by_role("heading", name="Track complete").wait_for()
         expect(tab.get_by_label("Track name")).to_have_value(row["name"])
+        # opened at the sweep's 3 players, legal there (the page's 5 called it illegal)
+        tab.get_by_text("A complete, valid track under the building rule for 3 players").wait_for()
+        assert "players=3" in tab.url
         expect(tab.locator("[data-testid='stException']")).to_have_count(0)
 
 
-# the figures table: the height and width of its rows, of the box that shows them, and of
-# the page's column
+# the figures table (the page's last): the height and width of its rows, of the box that
+# shows them, and of the page's column
 TABLE_BOX = """() => {
-    const frame = document.querySelector("[data-testid='stDataFrame']");
+    const frames = document.querySelectorAll("[data-testid='stDataFrame']");
+    const frame = frames[frames.length - 1];
     const rows = frame.querySelector('.dvn-scroller');
     return {rows: rows.scrollHeight, shown: rows.clientHeight, wide: rows.scrollWidth,
             across: frame.getBoundingClientRect().width,
@@ -114,7 +120,7 @@ def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
         click_chart(tab, (row["rounds_mean"], row["balance"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         tab.get_by_role("button", name="Profile again with 100 races").click()
-        table = tab.locator("[data-testid='stDataFrame']").first
+        table = tab.locator("[data-testid='stDataFrame']").last  # the figures
         expect(table).to_contain_text("Again (100 races)", timeout=300_000)
         expect(table).to_contain_text("This sweep (20 races)")
         tab.get_by_text(re.compile(rf"^A race of 3 on {re.escape(row['name'])} lasts")).wait_for()
