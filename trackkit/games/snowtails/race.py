@@ -82,10 +82,11 @@ class RaceOptions:
 
     ``policy`` is one name for every sled or one per sled (:data:`.policies.POLICIES`);
     ``starting_value`` the value of the two starting dogs (None: the deck file's pair,
-    2/2; the expert rule allows any value 1-4, rulebook A.5), one value for every sled or
-    one per start slot, the sled that starts first first (the start order is drawn at
-    random for each race, so a value per slot is what a race can be given, and what the
-    figures per start slot measure); ``bonus_first_round`` allows the bonus die in round 1
+    2/2; the expert rule lets each player choose any value 1-4, rulebook A.5), one value
+    for every sled or one per start slot, the sled that starts first first (a designer's
+    what-if, not the rulebook's rule: each player chooses before the start order is drawn
+    at random, A.6; a value per slot is what a race can be given, and what the figures per
+    start slot measure); ``bonus_first_round`` allows the bonus die in round 1
     (not forbidden by the rulebook, SNOWTAILS.md §3.7); ``deck`` is a deck read from a
     user's own file (None: the bundled ``deck.toml``), and ``components`` a content
     folder's ``components.toml`` (None: the bundled one), which the check before a race

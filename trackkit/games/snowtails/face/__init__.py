@@ -42,14 +42,20 @@ def starting_dogs(text: str) -> int | tuple[int, ...]:
 
 STARTING_DOGS = Argument(
     "starting_dogs",
-    "the value of both starting dogs, 1-4 (default: the deck's, 2): one for every sled, or "
-    "one per sled in start order, the sled that starts first first (2,3,1,4,2; rulebook A.5)",
+    "the value of both starting dogs, 1-4 (default: the deck's, 2): one for every sled "
+    "(rulebook A.5's expert rule, every player choosing alike), or one per sled in start "
+    "order, the sled that starts first first (2,3,1,4,2: a designer's what-if, not the "
+    "rulebook's rule, where each player chooses before the start order is drawn, A.6)",
     "text",
     parse=starting_dogs,
     metavar="1-4[,…]",
     offered=(2, 1, 3, 4),
     label="Starting dogs",
-    app_help="2 + 2 in the rulebook; the expert rule lets players agree another value (A.5)",
+    app_help="2 + 2 in the rulebook; its expert rule lets each player choose the value of "
+    "their two starting dogs (A.5), before the start order is drawn (A.6). One value here is "
+    "that rule with every player choosing alike; one value per start slot (2,3,1,4,2, the "
+    "sled that starts first first) is a designer's what-if, not the rulebook's rule: a "
+    "player cannot know their slot when choosing",
 )
 OPTIONS = (STARTING_DOGS,)
 LOOK = Look(
