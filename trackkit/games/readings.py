@@ -8,6 +8,11 @@ so the command line has a flag for it and the app a widget, and the face's
 says why. ``passage`` names the rulebook passage the question depends on, so that a
 player who owns the game can settle it.
 
+A **what-if** (``what_if``, saying why) is declared like a reading but is not a reading of
+the text: a designer's question (what if the rule were otherwise?) or a model a tool
+needs. It is listed apart from the readings and left out of ``--robust``'s default
+combinations; naming it varies it like any reading.
+
 ``trackkit readings`` lists them; ``compare --robust`` and ``profile --robust`` repeat a
 comparison under every combination of them (:mod:`trackkit.explore.robust`).
 
@@ -26,6 +31,7 @@ comparison under every combination of them (:mod:`trackkit.explore.robust`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +58,8 @@ class Reading:
     value where the value itself does not read well (``True`` → ``allowed``);
     ``status``: how it is known, as the specs mark it (``R`` reconstructed, ``D``
     deduced, ``U`` unknown); ``effect``: a sentence on what changing it was measured to
-    change, or empty.
+    change, or empty; ``what_if``: why this is not a reading of the text but a what-if
+    (empty for a reading of the text).
     """
 
     option: Argument
@@ -64,6 +71,7 @@ class Reading:
     labels: tuple[str, ...] = ()
     status: str = "R"
     effect: str = ""
+    what_if: str = ""
 
     def __post_init__(self) -> None:
         if len(self.values) < 2:
@@ -114,12 +122,24 @@ class Reading:
             "passage": self.passage,
             "status": self.status,
             "effect": self.effect,
+            "what_if": self.what_if or None,
         }
 
 
 def readings_of(game: str | None = None) -> tuple[Reading, ...]:
-    """The readings ``game``'s face declares (none when it declares none)."""
+    """The readings ``game``'s face declares, what-ifs among them (none when it declares
+    none)."""
     return tuple(getattr(get_face(game), "readings", ()))
+
+
+def text_readings(game: str | None = None) -> tuple[Reading, ...]:
+    """``game``'s readings of the text: its readings but the what-ifs."""
+    return tuple(r for r in readings_of(game) if not r.what_if)
+
+
+def what_ifs(game: str | None = None) -> tuple[Reading, ...]:
+    """``game``'s what-ifs: declared as readings, not readings of the text."""
+    return tuple(r for r in readings_of(game) if r.what_if)
 
 
 def reading_named(game: str | None, name: str) -> Reading:
@@ -156,12 +176,13 @@ def varied(
     policy_fixed: bool = False,
 ) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """What a robustness run of ``game`` varies, each name with its values (the default
-    first): the readings and ``policy`` named in ``picked``, or (None) every reading not
-    ``fixed`` by the user and the policy unless ``policy_fixed``. A name both picked and
-    fixed is refused, as is a name the game does not know."""
+    first): the readings, what-ifs and ``policy`` named in ``picked``, or (None) every
+    reading of the text not ``fixed`` by the user (no what-if) and the policy unless
+    ``policy_fixed``. A name picked twice, both picked and fixed, or one the game does not
+    know is refused."""
     policies = tuple(get_ruleset(game).policies)
     if picked is None:
-        chosen = [(r.name, r.values) for r in readings_of(game) if r.name not in fixed]
+        chosen = [(r.name, r.values) for r in text_readings(game) if r.name not in fixed]
         if not policy_fixed and len(policies) > 1:
             chosen.append((POLICY, policies))
         return tuple(chosen)
@@ -170,16 +191,24 @@ def varied(
         if name.strip().replace("-", "_") == POLICY:
             if policy_fixed:
                 raise TrackkitError("--policy fixes the policy that --robust would vary")
-            chosen.append((POLICY, policies))
-            continue
-        reading = reading_named(game, name)
-        if reading.name in fixed:
-            raise TrackkitError(
-                f"{reading.option.flag} fixes the reading {reading.name} that --robust "
-                "would vary: give one or the other"
-            )
-        chosen.append((reading.name, reading.values))
+            found: tuple[str, tuple[Any, ...]] = (POLICY, policies)
+        else:
+            reading = reading_named(game, name)
+            if reading.name in fixed:
+                raise TrackkitError(
+                    f"{reading.option.flag} fixes the reading {reading.name} that --robust "
+                    "would vary: give one or the other"
+                )
+            found = (reading.name, reading.values)
+        if any(found[0] == name for name, _ in chosen):
+            raise TrackkitError(f"--robust names {found[0]} twice: name each reading once")
+        chosen.append(found)
     return tuple(chosen)
+
+
+def combinations(varies: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """How many combinations ``varies`` (names and values) makes, counted, not built."""
+    return math.prod(len(values) for _, values in varies)
 
 
 def value_words(game: str) -> dict[str, dict[Any, str]]:

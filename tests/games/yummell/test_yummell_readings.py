@@ -20,7 +20,7 @@ from trackkit.games.face import get_face
 from trackkit.games.readings import readings_of
 from trackkit.games.yummell.content import ADV_EFFECT, ARTEFACT, CREATURE, Effect, load_content
 from trackkit.games.yummell.exact import SoloRules, exact_paths, exact_solo
-from trackkit.games.yummell.face.readings import READINGS
+from trackkit.games.yummell.face.readings import DRAW_TWO, READINGS
 from trackkit.games.yummell.movement import furthest
 from trackkit.games.yummell.policies import GREEDY
 from trackkit.games.yummell.presets import load_preset
@@ -30,6 +30,7 @@ from trackkit.games.yummell.state import (
     RULE_CROWDING,
     RULE_DRAW_TWO,
     RULE_ENCOUNTER,
+    RULE_FLUTTER_END,
     RULE_TOLL,
     RULES,
     Tables,
@@ -100,18 +101,40 @@ def test_every_reading_is_an_option_of_the_face_once_with_its_default_first() ->
 
 
 def test_the_engine_codes_follow_the_rule_columns() -> None:
-    columns = (RULE_CROWDING, RULE_ENCOUNTER, RULE_CHALLENGE_FINISH, RULE_TOLL, RULE_DRAW_TWO)
+    columns = (
+        RULE_CROWDING,
+        RULE_ENCOUNTER,
+        RULE_CHALLENGE_FINISH,
+        RULE_TOLL,
+        RULE_DRAW_TWO,
+        RULE_FLUTTER_END,
+    )
     assert list(RULE_READINGS) == [
         "crowding",
         "encounter_when",
         "challenge_finish",
         "troll_toll",
         "draw_two",
+        "flutter_end",
     ]
     assert columns == tuple(range(RULES))
     assert rules().tolist() == [0] * RULES
-    assert rules(crowding="end", challenge_finish="stays").tolist() == [1, 0, 1, 0, 0]
-    assert rules(troll_toll="entering", draw_two="instead").tolist() == [0, 0, 0, 1, 1]
+    assert rules(crowding="end", challenge_finish="stays").tolist() == [1, 0, 1, 0, 0, 0]
+    assert rules(troll_toll="entering", draw_two="instead").tolist() == [0, 0, 0, 1, 1, 0]
+    assert rules(flutter_end="pays").tolist() == [0, 0, 0, 0, 0, 1]
+
+
+def test_the_crowding_at_the_end_and_the_infinite_deck_are_what_ifs() -> None:
+    # issue 32 C1: the rulebook's example charges the square passed through, and the
+    # infinite deck is the exact solver's model: neither is a reading of the text
+    asked = {reading.name for reading in READINGS if reading.what_if}
+    assert asked == {"crowding", "deck"}
+    assert all("what-if" in r.option.app_help for r in READINGS if r.what_if)
+
+
+def test_the_draw_two_reading_quotes_the_card_not_the_spec() -> None:
+    assert "draws 2 cards…, choose one and discard the other immediately" in DRAW_TWO.passage
+    assert "SPEC.md" not in DRAW_TWO.passage
 
 
 def test_a_reading_the_game_does_not_have_is_refused() -> None:
@@ -153,6 +176,33 @@ def test_crowding_at_the_end_stops_short_of_a_square_it_cannot_pay_for() -> None
     # 3 MP carry it past them (1 + 1 + 1), where passing them costs 1 + 3 under every
     assert reach(3, crowding="end") == 3 and reach(3) == 1
     assert reach(4) == 2 and reach(5) == 3
+
+
+# --- flutter_end: does Flamm pay for the company where its move ends? -------------------
+
+
+def test_fluttering_pays_for_company_only_where_the_move_ends_under_pays() -> None:
+    # Flamm (fluttering) from off the board along plains; one character on square 1, two
+    # on square 2
+    board, players, _, tally, _, advantages = _state("PPPPPP", 4)
+    characters = np.array([character(ability=Effect.FLUTTERING)] + [NEUTRAL_CHARACTER] * 3)
+    stand(board, players, tally, 1, 1)
+    stand(board, players, tally, 2, 2)
+    stand(board, players, tally, 3, 2)
+
+    def reach(mp: int, **chosen: str) -> int:
+        tables = Tables(CARDS, characters, advantages, rules(**chosen))
+        return furthest(board, players, tally, tables, 0, 0, -1, mp)
+
+    # free: company costs it nothing anywhere, 1 MP a plain square
+    assert [reach(mp) for mp in (1, 2, 3, 4)] == [0, 1, 2, 3]
+    # pays: ending on square 1 costs its character's +1 (3 MP in all), ending on square 2
+    # its two's +2; squares it moves through stay free: 4 MP carry it past both to square 3
+    assert [reach(mp, flutter_end="pays") for mp in (1, 2, 3, 4)] == [0, 0, 1, 3]
+    assert reach(4, flutter_end="pays", crowding="end") == 3
+    # a character that does not flutter is not concerned
+    tables = Tables(CARDS, np.array([NEUTRAL_CHARACTER] * 4), advantages, rules(flutter_end="pays"))
+    assert furthest(board, players, tally, tables, 0, 0, -1, 4) == 1
 
 
 # --- encounter_when: what "advanced at least one square" asks --------------------------
@@ -269,6 +319,7 @@ def test_the_default_readings_are_the_races_as_they_were(default_batch) -> None:
         challenge_finish="finishes",
         troll_toll="leaving",
         draw_two="extra",
+        flutter_end="free",
     )
     assert given.mean_rounds == default_batch.mean_rounds
     assert given.to_json() == default_batch.to_json()
@@ -283,6 +334,7 @@ def test_the_default_readings_are_the_races_as_they_were(default_batch) -> None:
         {"challenge_finish": "stays"},
         {"troll_toll": "entering"},
         {"draw_two": "instead"},
+        {"flutter_end": "pays"},
     ],
     ids=lambda chosen: "-".join(*chosen.items()),
 )
@@ -323,6 +375,7 @@ def _cli(*args: str) -> dict:  # type: ignore[type-arg]
         ("--challenge-finish", "stays"),
         ("--troll-toll", "entering"),
         ("--draw-two", "instead"),
+        ("--flutter-end", "pays"),
     ],
 )
 def test_the_flag_reaches_the_engine(flag: str, value: str) -> None:

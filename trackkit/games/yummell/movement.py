@@ -18,9 +18,11 @@ from trackkit.games.yummell.state import (
     ARRIVAL,
     CHARACTER,
     CROWD_END,
+    FLUTTER_END_PAYS,
     POS,
     ROUTE,
     RULE_CROWDING,
+    RULE_FLUTTER_END,
     RULE_TOLL,
     TOLL,
     TOLL_ENTERING,
@@ -57,8 +59,11 @@ def furthest(
     (``tally.turn_delta``). Read with the crowding only where the move ends
     (``CROWD_END``), the squares passed through cost their terrain and Trolls alone, and
     the character stops on the furthest square whose characters it can still pay for.
-    Read with the Troll's toll paid on entering its square (``TOLL_ENTERING``), +1 per
-    Troll on the square entered instead of the square left behind.
+    A fluttering mover (Flamm) pays for no company on the squares it moves through; read
+    with fluttering sparing only those (``FLUTTER_END_PAYS``), it pays for the company
+    on the square its move ends on, as the crowding only where a move ends reads it for
+    everyone. Read with the Troll's toll paid on entering its square (``TOLL_ENTERING``),
+    +1 per Troll on the square entered instead of the square left behind.
     """
     # arrays taken out of the tuples once: each access inside the loop would cost a
     # reference-count round trip
@@ -72,6 +77,8 @@ def furthest(
     own_toll = players.info[p, TOLL]
     here = node_of(board, players, p)
     crowd_at_end = tables.rules[RULE_CROWDING] == CROWD_END
+    if fluttering:  # company costs it nothing, or (FLUTTER_END_PAYS) only where it stops
+        crowd_at_end = tables.rules[RULE_FLUTTER_END] == FLUTTER_END_PAYS
     toll_on_entry = tables.rules[RULE_TOLL] == TOLL_ENTERING
     i = stop = start
     length = board.route_len[route]
@@ -82,7 +89,7 @@ def furthest(
         )
         crowd = 0
         if node != board.finish:  # characters on the finish are out of play
-            crowd = presence_cost(occupancy[node], fluttering)
+            crowd = presence_cost(occupancy[node], fluttering and not crowd_at_end)
         if not crowd_at_end:
             cost += crowd
         if toll_on_entry:

@@ -57,6 +57,7 @@ RULE_READINGS: dict[str, tuple[str, ...]] = {
     "challenge_finish": ("finishes", "stays"),  # CHALLENGE_FINISHES, CHALLENGE_STAYS
     "troll_toll": ("leaving", "entering"),  # TOLL_LEAVING, TOLL_ENTERING
     "draw_two": ("extra", "instead"),  # DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD
+    "flutter_end": ("free", "pays"),  # FLUTTER_FREE, FLUTTER_END_PAYS
 }
 
 
@@ -69,9 +70,10 @@ class RaceOptions:
     ``policies`` gives each player its own policy (one per player), overriding ``policy``.
     ``start_paths`` is "chosen" (each racer's policy chooses), "dealt" (in turn from a
     random first path, so every path starts as many racers) or a path's label ("A"…: every
-    racer on it). ``crowding``, ``encounter_when``, ``challenge_finish``, ``troll_toll`` and
-    ``draw_two`` read the rules the rulebook leaves open (:data:`RULE_READINGS`; the
-    defaults are SPEC.md §4's and the README's modelling decisions).
+    racer on it). ``crowding``, ``encounter_when``, ``challenge_finish``, ``troll_toll``,
+    ``draw_two`` and ``flutter_end`` read the rules the rulebook leaves open
+    (:data:`RULE_READINGS`; the defaults are SPEC.md §4's and the README's modelling
+    decisions).
     """
 
     players: int = 5
@@ -87,6 +89,7 @@ class RaceOptions:
     challenge_finish: str = "finishes"
     troll_toll: str = "leaving"
     draw_two: str = "extra"
+    flutter_end: str = "free"
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -50,12 +50,14 @@ RULE_ENCOUNTER = 1  # ENCOUNTER_*: what "advanced at least one square" asks of a
 RULE_CHALLENGE_FINISH = 2  # CHALLENGE_*: a challenge won next to the finish
 RULE_TOLL = 3  # TOLL_*: when getting past the Troll costs its extra MP
 RULE_DRAW_TWO = 4  # DRAW_TWO_*: draw-two-keep-one and the Preparation draw
-RULES = 5
+RULE_FLUTTER_END = 5  # FLUTTER_*: whether fluttering spares the company where a move ends
+RULES = 6
 CROWD_EVERY, CROWD_END = 0, 1  # every square entered, passed through too / the last only
 ENCOUNTER_AHEAD, ENCOUNTER_ENTERED = 0, 1  # the move ends ahead / it entered a square
 CHALLENGE_FINISHES, CHALLENGE_STAYS = 0, 1  # the advance reaches the finish / stops short
 TOLL_LEAVING, TOLL_ENTERING = 0, 1  # on leaving the Troll's square / on entering it
 DRAW_TWO_EXTRA, DRAW_TWO_INSTEAD = 0, 1  # on top of the Preparation draw / instead of it
+FLUTTER_FREE, FLUTTER_END_PAYS = 0, 1  # no company paid anywhere / paid where the move ends
 DEFAULT_RULES = np.zeros(RULES, dtype=np.int64)  # every rule as SPEC.md §4 reads it
 
 
