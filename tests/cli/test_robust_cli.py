@@ -21,12 +21,16 @@ def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> 
     assert [v["variant"] for v in data["variants"]] == [{"policy": p} for p in policies]
     holds = {v["text"] for v in data["verdicts"] if v["kind"] == "holds"}
     n = len(policies)
-    assert f"Husky oval is shorter than Long trail under all {n} readings" in holds
+    assert f"Husky oval is shorter than Long trail under all {n} combinations" in holds
     for found in data["verdicts"]:  # every verdict carries a difference per variant
         assert len(found["differences"]) == n
     code, text, _ = cli(*argv)
-    assert code == 0 and "Holds under every reading:" in text
+    assert code == 0 and "Holds under every combination:" in text
     assert f"Varied: policy ({', '.join(policies)})" in text
+    # issue 32 C5: the policies counted as policies; the brackets said to be a range
+    assert text.startswith(f"Compare under {n} policies, ")
+    assert "range of estimates across combinations" in text
+    assert "\nHolds where" not in text
 
 
 @pytest.mark.slow  # 4,000 races a board under two readings
@@ -61,7 +65,7 @@ def test_profile_gives_each_figures_range_across_the_readings(cli: Cli) -> None:
     assert rounds["moved_most_by"] == "policy"
     code, text, _ = cli(*argv)
     n = len(get_ruleset("snowtails").policies)
-    assert f"Husky oval: profile under {n} combinations" in text
+    assert f"Husky oval: profile under {n} policies" in text
     assert "Mean rounds of a race with the players" in text
 
 
@@ -70,6 +74,8 @@ def test_profile_gives_each_figures_range_across_the_readings(cli: Cli) -> None:
     [
         (("--robust", "nope"), "'nope' is not a reading of this game"),
         (("--robust", "policy", "--policy", "smart"), "--policy fixes the policy"),
+        (("--robust", "tie_break,tie-break"), "--robust names tie_break twice"),
+        (("--robust", ",".join(["tight_corners"] * 30)), "names tight_corners twice"),
     ],
 )
 def test_a_wrong_robust_run_is_refused_in_one_line(cli: Cli, argv: tuple, said: str) -> None:
@@ -90,3 +96,38 @@ def test_readings_lists_each_with_its_default_and_passage(cli: Cli, game: str) -
         assert reading["flag"].startswith("--")
     code, text, _ = cli("readings", "--game", game)
     assert code == 0 and "Policies (--policy" in text
+
+
+def test_a_yummell_reading_named_thirty_times_is_refused_before_any_race(cli: Cli) -> None:
+    # issue 32 A6: --robust naming deck 30 times built 2^30 combinations (MemoryError)
+    code, out, err = cli("compare", "--robust", ",".join(["deck"] * 30))
+    assert code == 2 and not out
+    assert err.strip() == "trackkit: error: --robust names deck twice: name each reading once"
+
+
+def test_profile_robust_honours_the_precision_and_the_most_races(cli: Cli) -> None:
+    # issue 32 A7: --precision and --max-races were ignored under --robust; a precision
+    # no run of 500 races reaches makes every track race its most (whole batches of 250)
+    argv = ("profile", "husky-oval", "--players", "5", "--robust", "policy", "--races", "250")
+    code, out, err = cli(*argv, "--precision", "0.0001", "--max-races", "500", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["precision"], data["max_races"]) == (0.0001, 500)
+    used = {row["races_used"] for v in data["variants"] for row in v["tracks"].values()}
+    assert used == {500}
+    code, text, _ = cli(*argv, "--precision", "0.0001", "--max-races", "500")
+    assert "balance's 95% interval is ±0.0001, at most 500 a track; 500 to 500 raced" in text
+
+
+def test_a_reading_that_changes_no_race_is_counted_once(cli: Cli) -> None:
+    # issue 32 C5: greedy sleds never take a 5th collision card, so the repair draw's two
+    # values play the very same races: 2 combinations, not 4
+    argv = ("compare", "--game", "snowtails", "--policy", "greedy", "--races", "200")
+    code, out, err = cli(*argv, "--robust", "repair_draw,first_round_bonus", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["identical"] == ["repair_draw"] and data["varied"] == ["first_round_bonus"]
+    assert len(data["variants"]) == 2
+    code, text, _ = cli(*argv, "--robust", "repair_draw,first_round_bonus")
+    assert text.startswith("Compare under 2 combinations of readings")
+    assert "repair_draw: its values give identical races on these tracks" in text

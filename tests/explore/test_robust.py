@@ -10,6 +10,7 @@ import pytest
 from tests.games.toy import registered
 from trackkit.errors import TrackkitError
 from trackkit.explore.robust import (
+    MAX_VARIANTS,
     POLICY,
     RobustRun,
     Variant,
@@ -18,6 +19,7 @@ from trackkit.explore.robust import (
     spreads,
     verdict,
     verdicts,
+    without_identical,
 )
 from trackkit.games import readings
 from trackkit.games.face import Argument, get_face
@@ -81,7 +83,7 @@ def test_the_variants_are_every_combination_with_the_defaults_first() -> None:
 def test_a_track_shorter_under_every_reading_holds() -> None:
     found = verdict(_run([4.0, 4.1, 4.2, 4.0], [5.0, 5.2, 5.1, 4.9]), "rounds_mean", "a", "b")
     assert found.kind == "holds"
-    assert found.text == "A is shorter than B under all 4 readings"
+    assert found.text == "A is shorter than B under all 4 combinations"
     assert found.first == "a"
 
 
@@ -98,13 +100,13 @@ def test_a_flip_no_single_reading_explains_is_put_down_to_the_combination() -> N
     # A shorter exactly when the two readings agree (an interaction, no main effect)
     found = verdict(_run([4.0, 6.0, 6.0, 4.0], [5.0, 5.0, 5.0, 5.0]), "rounds_mean", "a", "b")
     assert found.kind == "depends" and found.decided_by is None
-    assert "depends on the combination of readings (A under 2, B under 2 of 4)" in found.text
+    assert "depends on the combination (A under 2, B under 2 of 4)" in found.text
 
 
 def test_a_difference_inside_the_noise_under_some_readings_is_not_called_a_hold() -> None:
     found = verdict(_run([4.0, 4.0, 5.02, 5.0], [5.0, 5.0, 5.0, 5.0]), "rounds_mean", "a", "b")
     assert found.kind == "mostly"
-    assert found.text.startswith("A is shorter than B under 2 of 4 readings")
+    assert found.text.startswith("A is shorter than B under 2 of 4 combinations (95% jointly")
 
 
 def test_two_tracks_alike_under_every_reading_are_not_told_apart() -> None:
@@ -150,6 +152,10 @@ def test_a_run_varies_every_reading_the_user_did_not_fix(toy_with_readings: str)
 
 def test_a_run_varies_the_readings_named_and_refuses_a_fixed_one(toy_with_readings: str) -> None:
     assert [name for name, _ in varied("toy", ["tie", POLICY])] == ["tie", POLICY]
+    with pytest.raises(TrackkitError, match="--robust names tie twice"):  # issue 32 A6
+        varied("toy", ["tie", "bonus", "tie"])
+    with pytest.raises(TrackkitError, match="--robust names policy twice"):
+        varied("toy", [POLICY, "policy "])
     with pytest.raises(TrackkitError, match="--tie fixes the reading tie"):
         varied("toy", ["tie"], fixed={"tie": "leftmost"})
     with pytest.raises(TrackkitError, match="not a reading of this game .its readings: bonus, tie"):
@@ -175,3 +181,38 @@ def test_a_flip_decided_mostly_by_one_reading_names_it() -> None:
     found = verdict(_run([4.0, 4.0, 4.0, 6.0], [5.0] * 4), "rounds_mean", "a", "b")
     assert found.kind == "depends" and found.decided_by is None
     assert "most with bonus (--no-bonus): A under allowed in 2 of 2" in found.text
+
+
+def test_a_difference_told_apart_under_one_combination_by_luck_is_not_called_one_way() -> None:
+    # issue 32 C5: told apart under one of four combinations at 95% (±0.08 against
+    # ±0.071), alike elsewhere: among four combinations luck alone could do that
+    found = verdict(_run([4.92, 5.0, 5.0, 5.0], [5.0] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "unclear" and "it may be luck" in found.text
+    # twice the gap is sure jointly over the four
+    found = verdict(_run([4.84, 5.0, 5.0, 5.0], [5.0] * 4), "rounds_mean", "a", "b")
+    assert found.kind == "mostly"
+    assert found.text.startswith("A is shorter than B under 1 of 4 combinations")
+
+
+def test_too_many_combinations_are_refused_before_any_is_built() -> None:
+    # issue 32 A6: 2^40 combinations would exhaust the memory if built
+    many = tuple((f"reading_{i}", (True, False)) for i in range(40))
+    with pytest.raises(TrackkitError, match="1,099,511,627,776 combinations of readings"):
+        product_of(many)
+    assert len(product_of(many[:8])) == 256 == MAX_VARIANTS
+    assert readings.combinations(many) == 2**40
+
+
+def test_a_reading_whose_values_give_identical_races_is_counted_once() -> None:
+    # issue 32 C5: the tie-break changes nothing on these tracks (its two values, the
+    # bonus held alike, give the very same figures): two combinations, not four
+    run = _run([4.0, 4.0, 6.0, 6.0], [5.0] * 4)
+    kept = without_identical(run)
+    assert kept.identical == ("tie",)
+    assert [v.values for v in kept.variants] == [(("bonus", True),), (("bonus", False),)]
+    assert kept.values == (run.values[0], run.values[2])
+    found = verdict(kept, "rounds_mean", "a", "b")
+    assert found.decided_by == "bonus" and len(found.differences) == 2
+    # a reading that moves a figure at all is kept
+    moved = _run([4.0, 4.1, 6.0, 6.0], [5.0] * 4)
+    assert without_identical(moved) == moved

@@ -8,7 +8,14 @@ import pytest
 from trackkit.errors import TrackkitError
 from trackkit.games import rulesets
 from trackkit.games.face import Argument, get_face
-from trackkit.games.readings import Reading, reading_named, readings_of
+from trackkit.games.readings import (
+    Reading,
+    reading_named,
+    readings_of,
+    text_readings,
+    varied,
+    what_ifs,
+)
 
 
 def _reading(**changes: object) -> Reading:
@@ -85,3 +92,29 @@ def test_the_readmes_table_and_the_docs_page_say_every_reading_as_declared() -> 
             assert f"Rulebook: {reading.passage}" in page
             if reading.effect:
                 assert f"Measured: {reading.effect}" in page
+            # a what-if is listed apart, after the readings of the text, saying why
+            heading = page.index(f"#### `{reading.option.flag}`:")
+            apart = page.index("### What-ifs")
+            assert (heading > apart) == bool(reading.what_if), reading.name
+            assert (readme.index(row) > readme.index("**What-ifs**")) == bool(reading.what_if)
+            if reading.what_if:
+                assert f"What-if: {reading.what_if}" in page
+
+
+def test_what_ifs_are_left_out_of_a_robust_runs_defaults_but_may_be_named() -> None:
+    # issue 32 C1: Yummell's crowding at the end and infinite deck are what-ifs
+    assert {r.name for r in what_ifs("yummell")} == {"crowding", "deck"}
+    assert set(text_readings("yummell")).isdisjoint(what_ifs("yummell"))
+    default = [name for name, _ in varied("yummell", None)]
+    assert "crowding" not in default and "deck" not in default
+    assert {r.name for r in text_readings("yummell")} < set(default)
+    assert [name for name, _ in varied("yummell", ["crowding"])] == ["crowding"]
+    assert what_ifs("snowtails") == ()
+
+
+def test_a_reading_named_twice_is_refused() -> None:
+    # issue 32 A6: "deck × deck" was raced; 30 of them exhausted the memory
+    with pytest.raises(TrackkitError, match="--robust names deck twice"):
+        varied("yummell", ["deck"] * 30)
+    with pytest.raises(TrackkitError, match="--robust names troll_toll twice"):
+        varied("yummell", ["troll-toll", "troll_toll"])

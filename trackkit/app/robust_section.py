@@ -19,7 +19,7 @@ from trackkit.games import readings as game_readings
 from trackkit.games.base import get_ruleset
 from trackkit.games.readings import POLICY, readings_of
 from trackkit.limits import ROBUST_RACES
-from trackkit.report.robust import HEADINGS, varied_text
+from trackkit.report.robust import HEADINGS, combinations_text, varied_text, verdict_range
 
 KEEP = 4
 
@@ -32,10 +32,17 @@ def _runs() -> dict[tuple[Any, ...], tuple[RobustRun, list[Any]]]:
 def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int, key: str) -> None:
     """The section: what to vary, the cost, the button, and the verdicts."""
     readings, ruleset = readings_of(game), get_ruleset(game)
-    names = [r.name for r in readings] + ([POLICY] if len(ruleset.policies) > 1 else [])
+    policy = [POLICY] if len(ruleset.policies) > 1 else []
+    # the readings of the text and the policy, varied unless unpicked; the what-ifs apart,
+    # after them, varied only when picked
+    usual = [r.name for r in readings if not r.what_if] + policy
+    names = usual + [r.name for r in readings if r.what_if]
     if not names:
         return
-    titles = {r.name: f"{r.option.title}: {r.question}" for r in readings}
+    titles = {
+        r.name: f"{'What-if — ' if r.what_if else ''}{r.option.title}: {r.question}"
+        for r in readings
+    }
     titles[POLICY] = "Policy: how the racers play (" + ", ".join(ruleset.policies) + ")"
     with st.expander("Under every reading: which conclusions hold whatever the unclear rules say"):
         st.caption(
@@ -45,11 +52,17 @@ def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int
             "of them, what depends on one, and what cannot be told apart. The Glossary and the "
             "docs' Readings page list each reading with its rulebook passage."
         )
+        if len(names) > len(usual):
+            st.caption(
+                "What-ifs, listed last, are not readings of the text but questions a designer "
+                "may ask (what if the rule were otherwise?) or a model a tool needs; they are "
+                "varied only when you pick them."
+            )
         picked = kept(
             st.multiselect,
             "Vary",
             f"{key}-robust-vary",
-            names,
+            usual,
             options=names,
             format_func=titles.get,
         )
@@ -66,9 +79,7 @@ def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int
             st.info("Pick at least one reading to vary.")
             return
         varies = game_readings.varied(game, list(picked))
-        combinations = 1
-        for _, values in varies:
-            combinations *= len(values)
+        combinations = game_readings.combinations(varies)
         raced = len(tracks) + len(reference_tracks(ruleset, players))
         cost = combinations * raced * int(races)
         st.caption(
@@ -129,7 +140,7 @@ def _run(
 
 
 def _show(run: RobustRun, found: list[Any]) -> None:
-    st.markdown(f"**Varied:** {varied_text(run)} — {len(run.variants)} combinations")
+    st.markdown(f"**Varied:** {varied_text(run)} — {combinations_text(run)}")
     for kind, heading in HEADINGS.items():
         chosen = [v for v in found if v.kind == kind]
         if not chosen:
@@ -138,7 +149,7 @@ def _show(run: RobustRun, found: list[Any]) -> None:
         if kind == "unclear":
             st.caption("; ".join(v.text for v in chosen))
             continue
-        st.markdown("\n".join(f"- {v.text}" for v in chosen))
+        st.markdown("\n".join(f"- {v.text} ({verdict_range(v, run.names)})" for v in chosen))
     st.plotly_chart(length_by_variant(run), width="stretch")
 
 

@@ -136,7 +136,6 @@ def _distinct(named: dict[str, Any]) -> dict[str, Any]:
 def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile: bool) -> Shown:
     """``compare --robust`` and ``profile --robust``: the tracks profiled under every
     combination of the readings (and policies) varied."""
-    from trackkit.explore.profile import PROFILE_RACES, ProfileSettings
     from trackkit.explore.robust import product_of, run_robust, verdicts
     from trackkit.games import readings
     from trackkit.report import robust as report
@@ -154,7 +153,7 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
             game,
             variants=product_of(varies),
             options_for=readings.options_for(game, args.players, policies, args.content, chosen),
-            settings=ProfileSettings(races=args.races or PROFILE_RACES, seed=args.seed),
+            settings=_robust_settings(args),
             words=readings.value_words(game),
             named=readings.reading_phrases(game),
             progress=update,
@@ -165,6 +164,22 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
         )
     found = verdicts(run)
     return Shown(report.robust_compare_json(run, found), report.robust_compare_text(run, found))
+
+
+def _robust_settings(args: argparse.Namespace) -> Any:
+    """A robustness run's profile settings: ``profile``'s ``--precision`` and
+    ``--max-races`` hold for every track under every combination."""
+    from trackkit.explore.profile import PROFILE_RACES, ProfileSettings
+
+    races = args.races or PROFILE_RACES
+    precision = getattr(args, "precision", None)
+    most = getattr(args, "max_races", None) if precision is not None else None
+    return ProfileSettings(
+        races=races,
+        seed=args.seed,
+        precision=precision,
+        max_races=max(races, most) if most else None,
+    )
 
 
 def readings(args: argparse.Namespace) -> Shown:

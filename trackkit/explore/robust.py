@@ -9,16 +9,24 @@ each compared figure, the difference's 95% interval under each variant decides a
 (+, − or "not told apart"), and the verdict says:
 
 - ``holds``: the same sign under every variant ("husky-oval is shorter than chicane under
-  all 16 readings");
+  all 16 combinations");
 - ``depends``: opposite signs, each sure at 95% jointly over the variants (Bonferroni:
   among many variants, luck alone would flip a sign at 95% each); the reading whose value
   alone decides the sign is named ("which of the two is fairer depends on the first-round
   bonus"), else "the combination";
-- ``mostly``: one sign where the two are told apart, and not told apart elsewhere;
-- ``unclear``: not told apart under any variant, or flipping without being sure of it.
+- ``mostly``: one sign where the two are told apart, sure at 95% jointly over the variants
+  (Bonferroni again: among many variants, luck alone would tell two alike tracks apart
+  under one of them), and never the other sign;
+- ``unclear``: not told apart under any variant (or not surely, jointly), or flipping
+  without being sure of it.
 
 "Holds" needs no such correction: it claims a difference under every variant, and each
 is tested at 95% (an intersection of tests is as sure as its least sure one).
+
+A reading (or the policy) whose values give identical races on the tracks raced (every
+figure of every track the same: Snow Tails' repair draw where no sled repairs) changes
+nothing there: the run keeps only its default's variants and names it as ``identical``,
+so it is not counted as more combinations.
 
 The difference's interval combines the two tracks' intervals as independent ones (the
 square root of the sum of the squared half-widths on each side), which is conservative
@@ -34,14 +42,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from types import MappingProxyType
 from typing import Any, Literal
 
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_tracks
-from trackkit.explore.profile import ProfileSettings, profile_track
+from trackkit.explore.profile import PRECISION_RACES, ProfileSettings, profile_track
 from trackkit.games import get_ruleset
 from trackkit.limits import ROBUST_RACES
 
@@ -56,6 +64,9 @@ MAX_VARIANTS = 256
 COMPARED = ("rounds_mean", "balance", "start_balance", "start_spread")
 """The figures a robust comparison compares, those a game's profiles have: the length,
 and the fairness of the track (its characters', its start group's)."""
+
+RACES_USED = "races_used"
+"""The races a track's profile used under a variant (more than asked with a precision)."""
 
 Sign = Literal[1, -1, 0]
 Kind = Literal["holds", "depends", "mostly", "unclear"]
@@ -88,7 +99,14 @@ class Variant:
 
 
 def product_of(varied: Sequence[tuple[str, Sequence[Any]]]) -> tuple[Variant, ...]:
-    """Every combination of the varied values (name and values), the first of each first."""
+    """Every combination of the varied values (name and values), the first of each first;
+    more than :data:`MAX_VARIANTS` are refused, counted before any is built."""
+    count = math.prod(len(values) for _, values in varied)
+    if count > MAX_VARIANTS:
+        raise TrackkitError(
+            f"{count:,} combinations of readings; the most is {MAX_VARIANTS}: "
+            "name fewer readings after --robust"
+        )
     names = [name for name, _ in varied]
     return tuple(
         Variant(tuple(zip(names, combo, strict=True)))
@@ -113,6 +131,9 @@ class RobustRun:
     titles: dict[str, str] = field(default_factory=dict)  # each figure's title, as profiled
     words: Words = field(default_factory=dict)  # how each varied value reads
     named: Mapping[str, str] = field(default_factory=dict)  # each varied name in a phrase
+    identical: tuple[str, ...] = ()  # varied, their values gave identical races: not counted
+    precision: float | None = None  # races added until balance's half-width is this
+    max_races: int | None = None  # the most races of a track with the precision
 
     def title(self, key: str) -> str:
         return self.titles.get(key, key)
@@ -131,7 +152,10 @@ class RobustRun:
             "players": self.players,
             "races": self.races,
             "seed": self.seed,
+            "precision": self.precision,
+            "max_races": self.max_races,
             "varied": self.variant_names(),
+            "identical": list(self.identical),
             "variants": [
                 {
                     "variant": variant.to_json(),
@@ -163,8 +187,10 @@ def run_robust(
 ) -> RobustRun:
     """Profile every track of ``tracks`` (key → track) under every one of ``variants``,
     raced with ``options_for(variant)`` (the game's options with the variant's readings),
-    with ``settings`` (the exact solo figures left out: they measure a solo race under the
-    default rules). ``words`` and ``named`` say the variants in words."""
+    with ``settings`` (its races, seed, and precision up to its most races; the exact solo
+    figures left out: they measure a solo race under the default rules). ``words`` and
+    ``named`` say the variants in words. A varied name whose values give identical races
+    is kept at its default only (:func:`without_identical`)."""
     if len(variants) > MAX_VARIANTS:
         raise TrackkitError(
             f"{len(variants)} combinations of readings; the most is {MAX_VARIANTS}: "
@@ -173,8 +199,8 @@ def run_robust(
     ruleset = get_ruleset(game)
     players = options_for(variants[0]).players if variants else 0
     raced = len(tracks) + len(reference_tracks(ruleset, players))
-    ROBUST_RACES.check(len(variants) * raced * settings.races, "this robustness run")
-    plain = ProfileSettings(races=settings.races, seed=settings.seed, exact=False, characters=False)
+    ROBUST_RACES.check(len(variants) * raced * most_races(settings), "this robustness run")
+    plain = replace(settings, exact=False, characters=False)
     values: list[dict[str, dict[str, float]]] = []
     titles: dict[str, str] = {}
     total, done = len(variants) * len(tracks), 0
@@ -183,13 +209,13 @@ def run_robust(
         by_track = {}
         for key, track in tracks.items():
             profile = profile_track(track, plain, options=options)
-            by_track[key] = dict(profile.values)
+            by_track[key] = {**profile.values, RACES_USED: profile.races}
             titles.update((figure.key, figure.title) for figure in profile.figures)
             done += 1
             if progress is not None:
                 progress(done, total)
         values.append(by_track)
-    return RobustRun(
+    run = RobustRun(
         game,
         players,
         settings.races,
@@ -202,6 +228,64 @@ def run_robust(
         titles,
         words,
         named,
+        precision=settings.precision,
+        max_races=most_races(settings) if settings.precision is not None else None,
+    )
+    return without_identical(run)
+
+
+def most_races(settings: ProfileSettings) -> int:
+    """The most races ``settings`` may give one track: its races, or with a precision its
+    most races (:data:`~trackkit.explore.profile.PRECISION_RACES` unless told)."""
+    if settings.precision is None:
+        return settings.races
+    return max(settings.races, settings.max_races or PRECISION_RACES)
+
+
+def _same(a: Mapping[str, float], b: Mapping[str, float]) -> bool:
+    """Two tracks' figures alike, value for value (NaN alike NaN)."""
+    return a.keys() == b.keys() and all(
+        a[k] == b[k] or (math.isnan(a[k]) and math.isnan(b[k])) for k in a
+    )
+
+
+def identical_names(run: RobustRun) -> tuple[str, ...]:
+    """The varied names whose values gave identical figures for every track, every other
+    name held alike: on these tracks their values play the very same races."""
+    found = []
+    for name in run.variant_names():
+        groups: dict[tuple[tuple[str, Any], ...], list[dict[str, dict[str, float]]]] = {}
+        for variant, by_track in zip(run.variants, run.values, strict=True):
+            rest = tuple(pair for pair in variant.values if pair[0] != name)
+            groups.setdefault(rest, []).append(by_track)
+        if all(
+            _same(first[track], other[track])
+            for first, *others in groups.values()
+            for other in others
+            for track in run.tracks
+        ):
+            found.append(name)
+    return tuple(found)
+
+
+def without_identical(run: RobustRun) -> RobustRun:
+    """``run`` with each name whose values gave identical races (:func:`identical_names`)
+    kept at its default only, and named in ``identical``: the same races under more names
+    are not more combinations (nor more tests for a verdict to correct for)."""
+    names = identical_names(run)
+    if not names or len(run.variants) < 2:
+        return run
+    defaults = dict(run.variants[0].values)
+    kept = [
+        (Variant(tuple(p for p in variant.values if p[0] not in names)), by_track)
+        for variant, by_track in zip(run.variants, run.values, strict=True)
+        if all(variant.get(name) == defaults[name] for name in names)
+    ]
+    return replace(
+        run,
+        variants=tuple(variant for variant, _ in kept),
+        values=tuple(by_track for _, by_track in kept),
+        identical=run.identical + names,
     )
 
 
@@ -335,9 +419,9 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
     n, na, nb = len(signs), run.names[a], run.names[b]
     sure = tuple(d.sure_sign(n) * turn for d in diffs)
     told = [s for s in signs if s]
-    under = "under both readings" if n == 2 else f"under all {n} readings" if n > 2 else ""
+    under = "under both combinations" if n == 2 else f"under all {n} combinations" if n > 2 else ""
     if not told:
-        text = f"{na} and {nb}: not told apart in {run.title(key).lower()} under any reading"
+        text = f"{na} and {nb}: not told apart in {run.title(key).lower()} under any combination"
         return Verdict(key, a, b, "unclear", text, signs, diffs)
     if len(set(told)) == 1:
         best, other = (na, nb) if told[0] > 0 else (nb, na)
@@ -345,15 +429,11 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
         if len(told) == n:
             text = f"{best} is {word} than {other} {under}".rstrip()
             return Verdict(key, a, b, "holds", text, signs, diffs, first=first)
-        text = (
-            f"{best} is {word} than {other} under {len(told)} of {n} readings; "
-            "under the others the two are not told apart"
-        )
-        return Verdict(key, a, b, "mostly", text, signs, diffs, first=first)
+        return _one_way(run, key, (a, b), signs, sure, diffs, (best, other, word), first)
     if len({s for s in sure if s}) < 2:
         text = (
             f"{na} and {nb}: {word} {na} under {told.count(1)}, {nb} under "
-            f"{told.count(-1)} of {n} readings, each at 95%; not sure enough over {n} "
+            f"{told.count(-1)} of {n} combinations, each at 95%; not sure enough over {n} "
             "combinations to say it flips (it may be luck)"
         )
         return Verdict(key, a, b, "unclear", text, signs, diffs, first=a)
@@ -362,7 +442,7 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
     found = deciding_reading(run, signs)
     if found is None:
         text = (
-            f"which of {na} and {nb} is {word} depends on the combination of readings "
+            f"which of {na} and {nb} is {word} depends on the combination "
             f"({na} under {told.count(1)}, {nb} under {told.count(-1)} of {n})"
         )
         leaning = leaning_reading(run, signs)
@@ -381,6 +461,36 @@ def verdict(run: RobustRun, key: str, a: str, b: str) -> Verdict:
         parts
     )
     return Verdict(key, a, b, "depends", text, signs, diffs, name, dict(sides), first=a)
+
+
+def _one_way(
+    run: RobustRun,
+    key: str,
+    pair: tuple[str, str],
+    signs: tuple[int, ...],
+    sure: tuple[int, ...],
+    diffs: tuple[Difference, ...],
+    words: tuple[str, str, str],
+    first: str,
+) -> Verdict:
+    """One sign where told apart, never the other, not told apart under some variants: a
+    claim that one variant or more tells them apart, so sure at 95% jointly over all of
+    them (among many, luck alone tells two alike tracks apart under one), else unclear."""
+    (a, b), (best, other, word), n = pair, words, len(signs)
+    count = sum(1 for s in sure if s)
+    if not count:
+        told = sum(1 for s in signs if s)
+        text = (
+            f"{best} is {word} than {other} under {told} of {n} combinations at 95% each, "
+            f"never the other way; not sure enough over {n} combinations to say it is "
+            "(it may be luck)"
+        )
+        return Verdict(key, a, b, "unclear", text, signs, diffs, first=first)
+    text = (
+        f"{best} is {word} than {other} under {count} of {n} combinations (95% jointly "
+        f"over the {n}), never the other way"
+    )
+    return Verdict(key, a, b, "mostly", text, sure, diffs, first=first)
 
 
 def verdicts(run: RobustRun) -> list[Verdict]:

@@ -7,39 +7,76 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from trackkit.explore.robust import RobustRun, Spread, Verdict, spreads
+from trackkit.explore.robust import RACES_USED, RobustRun, Spread, Verdict, spreads
 from trackkit.games.readings import POLICY, Reading
 
 HEADINGS = {
-    "holds": "Holds under every reading",
+    "holds": "Holds under every combination",
     "depends": "Depends on the reading",
-    "mostly": "Holds where the tracks are told apart (not told apart under the others)",
-    "unclear": "Not told apart under any reading",
+    "mostly": "Told apart one way under some combinations only (95% jointly over them all), "
+    "never the other way",
+    "unclear": "Not told apart under any combination (or not surely)",
 }
+
+RANGES = (
+    "In brackets after a verdict: the range of the difference's estimates across the "
+    "combinations (the least and the most of them), not an interval."
+)
 
 
 def varied_text(run: RobustRun) -> str:
-    """What the run varied, in a line: ``tie_break (inside, leftmost) × policy (…)``."""
+    """What the run varied, in a line: ``tie_break (inside, leftmost) × policy (…)``, and
+    what it found identical."""
     parts = []
     for name in run.variant_names():
         values = list(dict.fromkeys(variant.get(name) for variant in run.variants))
         words = run.words.get(name, {})
         parts.append(f"{name} ({', '.join(str(words.get(v, v)) for v in values)})")
-    return " × ".join(parts) or "nothing (the defaults only)"
+    said = " × ".join(parts) or "nothing (the defaults only)"
+    if run.identical:
+        said += (
+            f"; {', '.join(run.identical)}: "
+            f"{'its values give' if len(run.identical) == 1 else 'their values give'} "
+            "identical races on these tracks, so counted once (at the default)"
+        )
+    return said
+
+
+def combinations_text(run: RobustRun) -> str:
+    """How many combinations the run raced, the policies counted apart from the readings:
+    ``12 combinations (4 of the readings × 3 policies)``."""
+    n = len(run.variants)
+    policies = len({variant.get(POLICY) for variant in run.variants if variant.get(POLICY)})
+    readings = n // policies if policies else n
+    said = f"{n} combination{'s' if n != 1 else ''}"
+    if not policies:
+        return f"{said} of readings"
+    if readings == 1:
+        return f"{policies} policies"
+    return f"{said} ({readings} of the readings × {policies} policies)"
 
 
 def _heading(run: RobustRun, what: str) -> list[str]:
-    n = len(run.variants)
-    return [
-        f"{what} under {n} combination{'s' if n != 1 else ''} of readings, "
+    lines = [
+        f"{what} under {combinations_text(run)}, "
         f"{run.players} players, {run.races:,} races each, seed {run.seed}",
         f"Varied: {varied_text(run)}",
         "Intervals: 95%; a difference counts where its interval leaves out 0.",
     ]
+    if run.precision is not None:
+        used = [
+            row.get(RACES_USED, run.races) for by_track in run.values for row in by_track.values()
+        ]
+        lines.append(
+            f"Precision: races added until balance's 95% interval is ±{run.precision:g}, at "
+            f"most {run.max_races:,} a track; {min(used):,.0f} to {max(used):,.0f} raced"
+        )
+    return lines
 
 
-def _range(verdict: Verdict, names: dict[str, str]) -> str:
-    """The differences across the variants, the first-named track minus the other."""
+def verdict_range(verdict: Verdict, names: dict[str, str]) -> str:
+    """The differences' estimates across the variants, the first-named track minus the
+    other: their least and most (not an interval)."""
     turn = 1 if verdict.first in (None, verdict.a) else -1
     values = [turn * d.value for d in verdict.differences]
     unit = " rounds" if verdict.figure == "rounds_mean" else ""
@@ -47,12 +84,12 @@ def _range(verdict: Verdict, names: dict[str, str]) -> str:
     other = names[verdict.b if turn > 0 else verdict.a]
     low, high = min(values), max(values)
     said = f"{low:+.3g}" if math.isclose(low, high) else f"{low:+.3g} to {high:+.3g}"
-    return f"{first} − {other}: {said}{unit}"
+    return f"{first} − {other}, range of estimates across combinations: {said}{unit}"
 
 
 def robust_compare_text(run: RobustRun, found: Sequence[Verdict]) -> str:
     """The verdicts grouped by kind, then each track's mean rounds under each variant."""
-    lines = _heading(run, "Compare")
+    lines = [*_heading(run, "Compare"), RANGES]
     for kind, heading in HEADINGS.items():
         chosen = [v for v in found if v.kind == kind]
         if not chosen:
@@ -67,7 +104,7 @@ def robust_compare_text(run: RobustRun, found: Sequence[Verdict]) -> str:
                 for key, count in by_figure.items()
             ]
             continue
-        lines += [f"  - {v.text} ({_range(v, run.names)})" for v in chosen]
+        lines += [f"  - {v.text} ({verdict_range(v, run.names)})" for v in chosen]
     lines += ["", "Mean rounds [95%] under each combination:"]
     width = max(len(run.names[t]) for t in run.tracks)
     for variant, by_track in zip(run.variants, run.values, strict=True):
@@ -124,28 +161,46 @@ def robust_profile_json(run: RobustRun, track: str) -> dict[str, Any]:
 
 
 def readings_json(game: str, readings: Sequence[Reading], policies: Sequence[str]) -> dict:
+    """The readings of the text, then the what-ifs apart, then the policies."""
     return {
         "game": game,
-        "readings": [reading.to_json() for reading in readings],
+        "readings": [reading.to_json() for reading in readings if not reading.what_if],
+        "what_ifs": [reading.to_json() for reading in readings if reading.what_if],
         POLICY: list(policies),
     }
 
 
 def readings_text(title: str, readings: Sequence[Reading], policies: Sequence[str]) -> str:
     """Each reading: its question, its values (the default first, with why), the flag that
-    chooses it, and the rulebook passage it depends on."""
-    lines = [f"{title}: {len(readings)} reading{'s' if len(readings) != 1 else ''}"]
-    for reading in readings:
+    chooses it, and the rulebook passage it depends on; then the what-ifs, apart."""
+    text = [r for r in readings if not r.what_if]
+    asked = [r for r in readings if r.what_if]
+    lines = [f"{title}: {len(text)} reading{'s' if len(text) != 1 else ''} of the rules"]
+    for reading in text:
+        lines += _reading_lines(reading)
+    if asked:
         lines += [
             "",
-            f"{reading.name} [{reading.status}] {reading.question}",
-            f"  flag: {reading.option.flag}; rulebook: {reading.passage}",
+            f"What-ifs ({len(asked)}): declared as readings, but not readings of the text; "
+            "--robust varies them only when named",
         ]
-        for value, means in zip(reading.values, reading.means, strict=True):
-            default = " (default)" if value == reading.default else ""
-            lines.append(f"  - {reading.label(value)}{default}: {means}")
-        lines.append(f"  why the default: {reading.why}")
-        if reading.effect:
-            lines.append(f"  measured: {reading.effect}")
+        for reading in asked:
+            lines += _reading_lines(reading)
+            lines.append(f"  a what-if: {reading.what_if}")
     lines += ["", f"Policies (--policy; --robust varies them too): {', '.join(policies)}"]
     return "\n".join(lines)
+
+
+def _reading_lines(reading: Reading) -> list[str]:
+    lines = [
+        "",
+        f"{reading.name} [{reading.status}] {reading.question}",
+        f"  flag: {reading.option.flag}; rulebook: {reading.passage}",
+    ]
+    for value, means in zip(reading.values, reading.means, strict=True):
+        default = " (default)" if value == reading.default else ""
+        lines.append(f"  - {reading.label(value)}{default}: {means}")
+    lines.append(f"  why the default: {reading.why}")
+    if reading.effect:
+        lines.append(f"  measured: {reading.effect}")
+    return lines
