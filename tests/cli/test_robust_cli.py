@@ -94,8 +94,14 @@ def test_readings_lists_each_with_its_default_and_passage(cli: Cli, game: str) -
         assert reading["passage"] and reading["why"] and reading["question"]
         assert reading["values"][0]["value"] == reading["default"]
         assert reading["flag"].startswith("--")
+    asked = {reading["name"] for reading in data["what_ifs"]}
+    assert asked == ({"crowding", "deck"} if game == "yummell" else set())
+    assert all(reading["what_if"] for reading in data["what_ifs"])
     code, text, _ = cli("readings", "--game", game)
     assert code == 0 and "Policies (--policy" in text
+    if asked:  # issue 32 C1: listed apart, after the readings of the text
+        apart = text.index("What-ifs (2)")
+        assert text.index("\ncrowding [D]") > apart > text.index("\nflutter_end [U]")
 
 
 def test_a_yummell_reading_named_thirty_times_is_refused_before_any_race(cli: Cli) -> None:

@@ -75,6 +75,11 @@ GLOSSARY: dict[str, str] = {
     "under every reading": "A comparison repeated under every combination of the readings "
     "(and policies) chosen, with the same seed: a conclusion that holds under all of them "
     "does not depend on how the open rules are read.",
+    "what-if": "An option declared like a reading that is not a reading of the text: a "
+    "designer's question (what if the rule were otherwise?) or a model a tool needs. "
+    "Yummell's crowding only where a move ends and its infinite deck are what-ifs, and so "
+    "are Snow Tails' starting dogs given per start slot; `trackkit readings` lists them "
+    "apart, and a comparison under every reading varies them only when picked.",
 }
 
 # a table's column -> the glossary word that explains it
