@@ -130,8 +130,9 @@ def _robust(p: argparse.ArgumentParser, says: str) -> None:
         nargs="?",
         const="all",
         metavar="NAMES",
-        help="repeat under every combination of the game's readings and policies (or those "
-        f"NAMES, comma-separated: see trackkit readings) and say {says}",
+        help="repeat under every combination of the game's readings and policies, the "
+        "what-ifs left out (or those NAMES, comma-separated, each once, what-ifs among them: "
+        f"see trackkit readings) and say {says}",
     )
 
 
