@@ -114,7 +114,8 @@ def show(out: Path, key: str, go_on: str) -> None:
         st.dataframe(others_table(report), hide_index=True)
         st.caption(
             "Where each moved most from the start, in points with 95% intervals, from the "
-            "confirmation races: with hold_others (the default) a tune holds each near its start."
+            "confirmation races: with hold_others (the default) none may end further from "
+            "its fair share than it started by more than the tolerance."
         )
     st.subheader("Mean race length (rounds)")
     st.dataframe(lengths_table(report), hide_index=True)

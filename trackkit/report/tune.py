@@ -73,7 +73,8 @@ def tune_text(result: TuneResult) -> str:
             "Where each moved most from the start "
             + f"({SCOPE_WORDS[result.others_scope]}), in points with 95% intervals"
             + (
-                f"; held within ±{_hold_points(result):.1f} of its start (hold_others)."
+                f"; each held no more than {_hold_points(result):.1f} points further from the "
+                "fair share than it started (hold_others)."
                 if spec.hold_others
                 else " (hold_others = false: not held)."
             ),
@@ -151,7 +152,7 @@ def _cell(cell: Cell, kind: str) -> str:
         )
     said = f"{cell.label}: {cell.estimate * 100:+.1f} [{low * 100:+.1f}, {high * 100:+.1f}]"
     if kind == "hold":
-        said += f", start {(cell.band[0] + cell.band[1]) * 50:+.1f}"
+        said += f", held within ±{cell.band[1] * 100:.1f}"
     return f"{said} ({cell.where}): {cell.status}"
 
 

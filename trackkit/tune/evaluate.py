@@ -294,19 +294,20 @@ def _judge_shares(
     scope: Scope,
     held: np.ndarray,
     band: tuple[float, float],
-    centres: list[np.ndarray] | None = None,
+    starts: list[np.ndarray] | None = None,
 ) -> _Part:
-    """The held labels' win shares at ``scope`` against ``band`` (shifted, per row and
-    label, by ``centres``: the start's deviations, for labels held near their start)."""
+    """The held labels' win shares at ``scope`` against ``band`` (widened, per row and
+    label, by how far the start was from the fair share, ``starts``: for the labels no
+    target names, which may get no further from it than the tolerance)."""
     part = _Part()
     for r, row in enumerate(evaluation.scoped(scope)):
         raced = ~np.isnan(row.deviation) & held
-        if centres is not None:
-            raced &= ~np.isnan(centres[r])
+        if starts is not None:
+            raced &= ~np.isnan(starts[r])
         missed = []
         for i in np.flatnonzero(raced):
-            shift = 0.0 if centres is None else float(centres[r][i])
-            low, high = band[0] + shift, band[1] + shift
+            wider = 0.0 if starts is None else abs(float(starts[r][i]))
+            low, high = band[0] - wider, band[1] + wider
             deviation = float(row.deviation[i])
             interval = row.interval(int(i))
             excess = max(0.0, low - deviation, deviation - high) * 100
@@ -325,7 +326,8 @@ def _judge_shares(
 
 
 def _hold(evaluation: Evaluation, targets: Targets, start: Evaluation) -> _Part | None:
-    """The labels no target names, each within the hold tolerance of its start."""
+    """The labels no target names, each no further from the fair share than it started
+    plus the hold tolerance (it may move toward the fair share at will)."""
     others = targets.others(len(evaluation.labels))
     if not (targets.hold_others and others) or start.configs != evaluation.configs:
         return None
@@ -333,8 +335,8 @@ def _hold(evaluation: Evaluation, targets: Targets, start: Evaluation) -> _Part 
     held = np.zeros(len(evaluation.labels), dtype=bool)
     held[list(others)] = True
     tolerance = targets.hold_tolerance
-    centres = [row.deviation for row in start.scoped(scope)]
-    return _judge_shares(evaluation, scope, held, (-tolerance, tolerance), centres)
+    starts = [row.deviation for row in start.scoped(scope)]
+    return _judge_shares(evaluation, scope, held, (-tolerance, tolerance), starts)
 
 
 def score(
@@ -370,8 +372,9 @@ def score(
         misses += [f"{m} moved from the start" for m in hold.misses]
         verdicts.append(
             Verdict(
-                f"the labels no target names within ±{targets.hold_tolerance * 100:.1f} "
-                f"points of their start {SCOPE_WORDS[targets.shares[0].scope]} (hold_others)",
+                "the labels no target names no more than "
+                f"{targets.hold_tolerance * 100:.1f} points further from the fair share than "
+                f"at the start {SCOPE_WORDS[targets.shares[0].scope]} (hold_others)",
                 deciding(hold.cells),
                 "hold",
             )
