@@ -163,6 +163,20 @@ SWEEP_RACES = Limit(
     fix="sweep a sample of the tracks (--sample) or run fewer races per track (--races)",
 )
 
+# What reading a sweep's finished parts decodes in memory (`find`, the Explore page,
+# read_sweep): every text cell's bytes plus 8 bytes for every other cell, counted from
+# each part's footer and its text columns (read still dictionary-encoded) before any part
+# is read whole. A preset's row counts 652 bytes (56 columns), so the full 5-player sweep
+# needs about 137 million and the full 8-player one about 6.1 billion.
+SWEEP_BYTES = Limit(
+    key="sweep_bytes",
+    what="bytes decoded",
+    cli=16_000_000_000,
+    app=500_000_000,
+    env="TRACKKIT_APP_SWEEP_BYTES",
+    fix="read a smaller sweep (sweep a sample of the tracks with --sample)",
+)
+
 # --- tunes -------------------------------------------------------------------------------
 
 # A tune's races in all: budget × tracks × player counts × races per candidate, plus the

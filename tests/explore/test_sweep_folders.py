@@ -14,6 +14,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -540,6 +542,95 @@ def test_the_explore_page_without_a_sweep_shows_no_path(
     at = _page(tmp_path / "server-secret-root", monkeypatch)
     assert any("No sweep" in i.value for i in at.info)
     assert not any("server-secret-root" in i.value for i in at.info)
+
+
+# --- parts that decode far more than they weigh (issue 32 A8) --------------------------------
+
+HOSTILE_TEXT = 2_000_000  # bytes of one text, repeated through a dictionary on every row
+
+
+def _hostile(root: Path, rows: int, column: str) -> Path:
+    """A sweep of ``rows`` tracks in one part (built without a cluster) whose ``column``
+    repeats one text of :data:`HOSTILE_TEXT` bytes through a dictionary: some 16 KB on
+    disk, ``rows`` × 2 MB decoded. Its Arrow schema is left out, as another writer would."""
+    from trackkit.explore.profile import FIGURE_KEYS
+    from trackkit.explore.sweep import prepare_folder, rows_table
+
+    folder = root / "sweep"
+    space = PresetSpace(size=rows)
+    plan = plan_sweep(space, ProfileSettings(races=6, exact=False), partition_size=rows)
+    prepare_folder(folder, plan)
+    figures = {key: 1.0 for key in FIGURE_KEYS}
+    table = rows_table(plan, [(rank, track, figures, 1) for rank, track in space.tracks()])
+    indices = pa.array([0] * rows, pa.int32())
+    repeated = pa.DictionaryArray.from_arrays(indices, pa.array(["x" * HOSTILE_TEXT]))
+    table = table.set_column(table.column_names.index(column), column, repeated)
+    pq.write_table(table, folder / partition_file(0), compression="zstd", store_schema=False)
+    assert (folder / partition_file(0)).stat().st_size < 100_000
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("rows", "column", "says"),
+    [
+        (400, "name", "name: holds a text of 2,000,000 bytes; a cell holds at most 800"),
+        (400, "placements", "placements: holds a text of 2,000,000 bytes; a cell holds at most"),
+        (1, "name", "its pages hold 2,00"),  # more than one row can fill: the footer says
+    ],
+)
+def test_a_part_that_would_decode_far_more_than_it_weighs_is_refused(
+    tmp_path: Path, rows: int, column: str, says: str
+) -> None:
+    folder = _hostile(tmp_path, rows, column)
+    for read in (find_tracks, read_sweep):
+        with pytest.raises(SweepFolderError, match=re.escape(says)) as refused:
+            read(folder)
+        assert partition_file(0) in str(refused.value)
+    code, out, err = _cli("find", str(folder))
+    assert code == 2 and out == "" and partition_file(0) in err and says in err
+    _one_clean_line(err)
+
+
+def test_find_refuses_a_dictionary_bomb_within_bounded_memory(tmp_path: Path) -> None:
+    """Was: `find` decoded every row's copy of the text (here 800 MB; 8.5 GB in the
+    issue's 120 KB part). Measured in a process of its own: its peak memory."""
+    folder = _hostile(tmp_path, 400, "name")
+    script = (
+        "import resource, sys\n"
+        "from trackkit.cli import main\n"
+        "code = main(['find', sys.argv[1]])\n"
+        "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(folder)], capture_output=True, text=True, timeout=300
+    )
+    code, peak_kb = (int(word) for word in run.stdout.split())
+    assert code == 2 and "name: holds a text of 2,000,000 bytes" in run.stderr, run.stderr
+    assert peak_kb < 600_000, f"peaked at {peak_kb // 1024} MB"  # 196 MB measured; 800+ unread
+
+
+def test_the_explore_page_refuses_a_dictionary_bomb_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "server-secret-root"
+    _hostile(root, 400, "name")
+    with within(120):
+        at = _page(root, monkeypatch)
+    assert not at.exception
+    [error] = [e.value for e in at.error]
+    assert "part-000000.parquet: name: holds a text of 2,000,000 bytes" in error, error
+    assert "server-secret-root" not in error
+
+
+def test_what_a_sweep_decodes_is_bounded_by_the_apps_limit(
+    base: Path, tmp_path: Path, app_limits: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert read_sweep(base).table.num_rows == TRACKS  # the app's default allows it
+    monkeypatch.setenv(limits.SWEEP_BYTES.env, "10000")
+    with pytest.raises(SweepFolderError, match=r"reading its 4 parts would need [\d,]+ bytes "):
+        read_sweep(base)
+    with pytest.raises(SweepFolderError, match="the limit is 10,000: read a smaller sweep"):
+        find_tracks(base)
 
 
 # --- the cost of a sweep ---------------------------------------------------------------------

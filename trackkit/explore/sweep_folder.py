@@ -23,12 +23,14 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trackkit.board.datafile import describe_os_error, read_bytes
 from trackkit.errors import shown
 from trackkit.explore.profile import FIGURE_KEYS
 from trackkit.explore.sweep_plan import REDO, SweepFolderError, SweepPlan
+from trackkit.limits import SWEEP_BYTES, CostLimitError
 
 MANIFEST = "sweep.json"
 PART_NAME = re.compile(r"part-([0-9]{6,})\.parquet")
@@ -255,39 +257,65 @@ FIGURE_COLUMN = re.compile(r"[a-z_][a-z0-9_]{0,59}")
 MAX_COLUMNS = 200
 
 
+# The most bytes a text cell may hold: a name of at most 200 characters (4 bytes each at
+# most in UTF-8) and the placements' JSON (find's row check: 100 placements take some
+# 4,500). A part's text columns are measured, still dictionary-encoded, before it is read
+# whole: one long text repeated through a dictionary costs a few kilobytes on disk and
+# gigabytes decoded.
+TEXT_MAX_BYTES = {"name": 800, "placements": 20_000}
+TEXT_COLUMNS = list(TEXT_MAX_BYTES)
+# A part's pages, uncompressed, as its footer counts them: at most its rows' cells (text at
+# its bound, 16 bytes for any other) and some page headers, levels and statistics per
+# column chunk (a preset's row: about 45 bytes a row and 100 a chunk).
+CHUNK_OVERHEAD_BYTES = 4_096
+
+
 @dataclass(frozen=True)
 class SweepParts:
-    """A sweep's finished partition files, each checked, and their columns."""
+    """A sweep's finished partition files, each checked, their columns, and what reading
+    them whole decodes (text cells' bytes plus 8 for every other cell)."""
 
     paths: list[Path]
     schema: pa.Schema
+    decoded_bytes: int = 0
 
 
 def checked_parts(folder: str | Path, plan: SweepPlan) -> SweepParts:
     """The finished partitions of ``plan`` in ``folder``, each checked before it is
     queried: a regular file (a named pipe would block its reader), a Parquet file with
-    the columns of a sweep and their types, as many rows as its partition holds, and the
-    ranks it should hold (in order, each once). A :class:`SweepFolderError` naming the
-    file otherwise."""
+    the columns of a sweep and their types, as many rows as its partition holds, pages
+    and text cells within their bounds (:data:`TEXT_MAX_BYTES`), and the ranks it should
+    hold (in order, each once); what they decode in all is within
+    :data:`~trackkit.limits.SWEEP_BYTES`. A :class:`SweepFolderError` naming the file (or
+    the folder, for the limit) otherwise."""
     schemas: list[pa.Schema] = []
     paths = partition_paths(folder, plan)
     previous = -1
+    decoded = 0
     for path in paths:
         index = int(PART_NAME.fullmatch(path.name).group(1))  # type: ignore[union-attr]
-        schema, ranks = _read_part(path)
+        expected = min(plan.partition_size, plan.tracks - index * plan.partition_size)
+        schema, ranks, part_bytes = _read_part(path, index, expected)
         _check_ranks(path, plan, index, ranks, previous)
         previous = int(ranks[-1])
         schemas.append(schema)
+        decoded += part_bytes
+    try:
+        SWEEP_BYTES.check(decoded, f"reading its {len(paths):,} parts")
+    except CostLimitError as error:
+        raise SweepFolderError(str(folder), None, str(error)) from None
     try:
         schema = pa.unify_schemas(schemas) if schemas else pa.schema([])
     except (pa.ArrowException, ValueError) as error:
         raise SweepFolderError(str(folder), None, f"its parts disagree ({error}): {REDO}") from None
-    return SweepParts(paths, schema)
+    return SweepParts(paths, schema, decoded)
 
 
-def _read_part(path: Path) -> tuple[pa.Schema, np.ndarray]:
-    """A partition file's schema and ranks, read through a handle checked to be a
-    regular file (opened without blocking, so a pipe swapped in is refused too)."""
+def _read_part(path: Path, index: int, expected: int) -> tuple[pa.Schema, np.ndarray, int]:
+    """A partition file's schema, ranks and decoded bytes, read through a handle checked
+    to be a regular file (opened without blocking, so a pipe swapped in is refused too);
+    its footer's rows and page sizes are checked before any page is read, and its text
+    columns are read dictionary-encoded and measured."""
     source = str(path)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -303,13 +331,68 @@ def _read_part(path: Path) -> tuple[pa.Schema, np.ndarray]:
             part = pq.ParquetFile(handle)
             schema = part.schema_arrow
             _check_columns(path, schema)
-            ranks = part.read(columns=["rank"]).column("rank")
+            _check_footer(path, part.metadata, index, expected)
+            # the text columns as their dictionaries and indices: never one text per row
+            texts = pq.ParquetFile(handle, metadata=part.metadata, read_dictionary=TEXT_COLUMNS)
+            table = texts.read(columns=["rank", *TEXT_COLUMNS])
+            text_bytes = sum(_text_bytes(path, name, table.column(name)) for name in TEXT_COLUMNS)
+            ranks = table.column("rank")
         except (pa.ArrowException, OSError, ValueError) as error:
             problem = f"is not a sweep's Parquet file ({shown(error, 200)}): {REDO}"
             raise SweepFolderError(source, None, problem) from None
     if ranks.null_count:
         raise SweepFolderError(source, "rank", f"has empty cells: {REDO}")
-    return schema, ranks.to_numpy()
+    other_cells = expected * (len(schema) - len(TEXT_COLUMNS))
+    return schema, ranks.to_numpy(), text_bytes + 8 * other_cells
+
+
+def _check_footer(path: Path, metadata: pq.FileMetaData, index: int, expected: int) -> None:
+    """The part's footer: its partition's rows, and pages no larger uncompressed than
+    those rows' cells can fill (so no page read to check it holds more)."""
+    if metadata.num_rows != expected:
+        raise SweepFolderError(
+            str(path),
+            None,
+            f"holds {metadata.num_rows:,} tracks; partition {index} of this sweep holds "
+            f"{expected:,}: {REDO}",
+        )
+    groups, columns = metadata.num_row_groups, metadata.num_columns
+    if groups > max(1, expected):
+        raise SweepFolderError(str(path), None, f"has {groups:,} row groups: {REDO}")
+    chunks = [metadata.row_group(g).column(c) for g in range(groups) for c in range(columns)]
+    pages = sum(max(0, chunk.total_uncompressed_size) for chunk in chunks)
+    row_bytes = sum(TEXT_MAX_BYTES.values()) + 16 * columns
+    bound = expected * row_bytes + CHUNK_OVERHEAD_BYTES * len(chunks)
+    if pages > bound:
+        raise SweepFolderError(
+            str(path),
+            None,
+            f"its pages hold {pages:,} bytes uncompressed; {expected:,} tracks fill at most "
+            f"{bound:,}: {REDO}",
+        )
+
+
+def _text_bytes(path: Path, name: str, column: pa.ChunkedArray) -> int:
+    """The bytes of a text column's cells decoded, each checked within
+    :data:`TEXT_MAX_BYTES` (measured on the dictionary: a long text repeated is measured
+    once and counted as often as it is used)."""
+    total = 0
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            lengths = pc.binary_length(chunk.dictionary)
+            used = pc.take(lengths, chunk.indices)
+        else:
+            lengths = used = pc.binary_length(chunk)
+        longest = pc.max(lengths).as_py() or 0
+        if longest > TEXT_MAX_BYTES[name]:
+            raise SweepFolderError(
+                str(path),
+                name,
+                f"holds a text of {longest:,} bytes; a cell holds at most "
+                f"{TEXT_MAX_BYTES[name]:,}: {REDO}",
+            )
+        total += pc.sum(used).as_py() or 0
+    return total
 
 
 def _check_columns(path: Path, schema: pa.Schema) -> None:
