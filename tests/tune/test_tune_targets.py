@@ -199,3 +199,14 @@ def test_the_search_goes_on_past_a_start_that_is_not_surely_met(tmp_path: Path) 
     assert {row["label"] for row in report["others"]} == set(result.confirmed_best.labels) - {
         "Character 6"
     }
+
+
+def test_an_unknown_direction_names_its_field() -> None:
+    text = TUNE.format(content="hand-made", targets='win_share = 0.03\ndirection = "down"')
+    with pytest.raises(TuneFileError) as raised:
+        parse_tune(text, "t.toml")
+    assert raised.value.field == "targets.direction"
+    also = text.replace('direction = "down"', "[[targets.also]]\nwin_share = 0.1\ndirection = 3")
+    with pytest.raises(TuneFileError) as raised:
+        parse_tune(also, "t.toml")
+    assert raised.value.field == "targets.also[0].direction"

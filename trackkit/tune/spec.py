@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from trackkit.board.datafile import validated
 from trackkit.errors import TuneFileError, shown
@@ -45,6 +45,10 @@ Direction = Literal["within", "at-most", "at-least"]
 # the 95% interval of a win rate is ±Z_95·√(p(1−p)/n)
 Z_95 = 1.959963984540054
 _STRICT = ConfigDict(extra="forbid")
+# A moved value's bounds (and a deck count's) lie within ±MOVE_BOUND: every value a game's
+# content reads is far inside it (Snow Tails' largest, a course's trees or markers, is at
+# most 1,000), and a candidate's deck is bounded apart (trackkit.limits.TUNE_DECK_CARDS).
+MOVE_BOUND = 10_000
 _HINTS = {"extra_forbidden": "unknown field (check its spelling: 'Tune files' in docs/formats.md)"}
 
 
@@ -67,12 +71,23 @@ class _Balance(BaseModel):
         return self
 
 
+def _direction(direction: str) -> str:
+    if direction not in DIRECTIONS:
+        raise ValueError(
+            f"direction {shown(direction, 40)!r} is none of {', '.join(DIRECTIONS)} "
+            "(within ±win_share of the fair share, or at most / at least win_share from it)"
+        )
+    return direction
+
+
 class _Share(BaseModel):
     model_config = _STRICT
     win_share: float = Field(gt=-1, lt=1)
     scope: Scope = "each"
     labels: list[str] | None = Field(default=None, min_length=1)
     direction: str = "within"
+
+    _known = field_validator("direction")(_direction)
 
     @model_validator(mode="after")
     def _can_be_met(self) -> _Share:
@@ -81,11 +96,6 @@ class _Share(BaseModel):
 
 
 def _tolerance(win_share: float, direction: str) -> None:
-    if direction not in DIRECTIONS:
-        raise ValueError(
-            f"direction {shown(direction, 40)!r} is none of {', '.join(DIRECTIONS)} "
-            "(within ±win_share of the fair share, or at most / at least win_share from it)"
-        )
     if direction == "within" and win_share <= 0:
         raise ValueError(
             f"win_share {win_share} cannot be met: races never give every label "
@@ -100,6 +110,8 @@ class _Targets(BaseModel):
     labels: list[str] | None = Field(default=None, min_length=1)
     direction: str = "within"
     hold_others: bool = True
+
+    _known = field_validator("direction")(_direction)
     also: list[_Share] = Field(default=[], max_length=20)
     length_change: float | None = Field(default=None, gt=0, lt=1)
     length: tuple[float, float] | None = None
@@ -147,10 +159,10 @@ class _Move(BaseModel):
     entries: list[str | int] | None = Field(default=None, min_length=1)
     field: str | None = None
     fields: list[str] | None = Field(default=None, min_length=1)
-    low: int | None = None
-    high: int | None = None
-    step: int = Field(default=1, ge=1)
-    number: int | None = None
+    low: int | None = Field(default=None, ge=-MOVE_BOUND, le=MOVE_BOUND)
+    high: int | None = Field(default=None, ge=-MOVE_BOUND, le=MOVE_BOUND)
+    step: int = Field(default=1, ge=1, le=MOVE_BOUND)
+    number: int | None = Field(default=None, ge=-MOVE_BOUND, le=MOVE_BOUND)
     choices: list[Any] | None = Field(default=None, min_length=2, max_length=50)
 
     @model_validator(mode="after")
