@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.layout import lay_out
 from trackkit.games.snowtails.presets import load_preset
+from trackkit.games.snowtails.scene import course_scene
 from trackkit.games.snowtails.track import Address
 
 
@@ -52,7 +53,9 @@ def test_remove_on_a_tree_takes_it_and_a_reload_keeps_the_undo(page: Page, app_u
     page.get_by_text("Husky oval: 5 trees").wait_for()
     settle(page)
     page.get_by_text("Remove", exact=True).click()
-    _click_space(page, tree)  # on the fir itself: it stands on the space's centre
+    # on the fir itself, where the figure draws it (its y turned over, as on a page)
+    settle(page)
+    click_chart(page, course_scene(load_preset("husky-oval")).places[tree])
     page.get_by_text("Husky oval: 4 trees").wait_for()
     page.wait_for_url("**snow=**")
     settle(page)

@@ -265,3 +265,17 @@ def test_snowtails_redo_works_after_the_browsers_back_and_forward(monkeypatch) -
     monkeypatch.setattr(app_common, "history_navigation", lambda: False)
     button(at, "Redo").click().run()
     assert at.session_state.snow_history.track == tracks[2]  # the second tree again
+
+
+def test_the_browser_is_told_by_its_token_whatever_mask_its_cookie_has() -> None:
+    from trackkit.games.snowtails.pages.common import _unmasked
+
+    token = bytes.fromhex("f80aa4ba8d42813db28f5862f008c3b6")
+
+    def cookie(mask: bytes) -> str:  # Tornado's XSRF cookie, written anew on a reload
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(token))
+        return f"2|{mask.hex()}|{masked.hex()}|1795869826"
+
+    assert _unmasked(cookie(b"\x41\x17\xd4\x31")) == _unmasked(cookie(b"\x0b\xbe\x0e\x2e"))
+    assert _unmasked(cookie(b"\x41\x17\xd4\x31")) == token.hex()
+    assert _unmasked("not a token") == "not a token"

@@ -147,10 +147,26 @@ def _histories() -> dict[str, EditHistory]:
 
 
 def _browser() -> str | None:
-    """This browser, named by a digest of the cookie Streamlit gives it (a link does not
-    carry it: a shared link never opens another visitor's history); None without one."""
-    token = st.context.cookies.get(BROWSER_COOKIE)
-    return hashlib.sha256(token.encode()).hexdigest() if isinstance(token, str) and token else None
+    """This browser, named by a digest of the token in the cookie Streamlit gives it (a
+    link does not carry it: a shared link never opens another visitor's history); None
+    without one."""
+    cookie = st.context.cookies.get(BROWSER_COOKIE)
+    if not isinstance(cookie, str) or not cookie:
+        return None
+    return hashlib.sha256(_unmasked(cookie).encode()).hexdigest()
+
+
+def _unmasked(cookie: str) -> str:
+    """The token of an XSRF cookie, the same whichever random mask it is written with
+    (Tornado's form: ``2|mask|masked token|time``, in hex)."""
+    parts = cookie.split("|")
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except (IndexError, ValueError):
+        return cookie
+    if parts[0] != "2" or not mask:
+        return cookie
+    return bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked)).hex()
 
 
 def _kept(shared: str | None) -> EditHistory | None:
