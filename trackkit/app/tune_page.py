@@ -14,6 +14,7 @@ The results are read back from that folder (:mod:`trackkit.app.tune_results`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass
 from functools import cache
@@ -592,12 +593,8 @@ def _heavy_work(pressed: TunePlan | None, label: str) -> None:
 
 
 def _shown(run: Run | None) -> None:
-    """A tune that ended with its report is the one its game's page shows from now on
-    (also when it ended while the visitor was on another page): each game's page shows
-    its own game's tunes only."""
+    """A tune that ended with its report is the one its game's page (only) shows from now
+    on, also when it ended while the visitor was on another page."""
     if run is not None and run.what == WHAT and run.state == "finished":
-        try:
-            game = tune_results.game_of(Path(run.key))
-        except TrackkitError:
-            return
-        st.session_state.setdefault(SHOWN, {})[game] = run.key
+        with contextlib.suppress(TrackkitError):  # a report gone: nothing to show
+            st.session_state.setdefault(SHOWN, {})[tune_results.game_of(Path(run.key))] = run.key
