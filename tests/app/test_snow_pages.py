@@ -279,3 +279,57 @@ def test_the_browser_is_told_by_its_token_whatever_mask_its_cookie_has() -> None
     assert _unmasked(cookie(b"\x41\x17\xd4\x31")) == _unmasked(cookie(b"\x0b\xbe\x0e\x2e"))
     assert _unmasked(cookie(b"\x41\x17\xd4\x31")) == token.hex()
     assert _unmasked("not a token") == "not a token"
+
+
+def _wide_board() -> str:
+    """The issue's board: 60 straights of 9 lanes (10 rows each), 5,400 spaces, over the
+    app's 5,000."""
+    lines = [
+        'game = "snowtails"',
+        'name = "Wide"',
+        'start = { segment = "s0", row = 0 }',
+        'finish = { segment = "s59", line = 5, runoff_rows = 3 }',
+    ]
+    for i in range(60):
+        lines += ["[[segments]]", f'id = "s{i}"', "lanes = 9", "rows = 10"]
+    return "\n".join(lines) + "\n"
+
+
+OVER_THE_LIMIT = "would need 5,400 board spaces; the limit is 5,000: make the board smaller"
+
+
+@pytest.mark.parametrize("name", ["snow-race", "snow-compare", "snow-design", "snow-tune"])
+def test_a_board_over_the_apps_limit_from_a_link_is_refused_in_one_line_on_every_page(
+    name: str,
+) -> None:
+    from trackkit.board.links import pack_link
+
+    limits.serve_app_limits(True)  # the conftest switches back after the test
+    at = page(name)
+    at.query_params["snow"] = pack_link(_wide_board())
+    at.run()
+    assert not at.exception  # was the Race page's CostLimitError, Streamlit's exception box
+    said = [e.value for e in at.error] + [c.value for c in at.caption]
+    refusals = [text for text in said if OVER_THE_LIMIT in text]
+    if name == "snow-tune":  # it tunes the content on the demo boards: no design to refuse
+        return
+    assert len(refusals) == 1 and "\n" not in refusals[0], said
+    assert at.session_state.snow_history.track.name == "Wide"  # the design is kept
+    if name == "snow-compare":
+        assert "Your design is not among them: the board of link" in refusals[0]
+        assert "Your design (Design page)" not in at.multiselect(key="snow-compare-tracks").options
+
+
+def test_an_uploaded_board_over_the_apps_limit_is_refused_in_one_line(monkeypatch) -> None:
+    from trackkit.games.base import parse_game_track_toml
+    from trackkit.games.snowtails.pages import common
+
+    limits.serve_app_limits(True)
+    wide = parse_game_track_toml(_wide_board(), source="wide.toml", game="snowtails")
+    monkeypatch.setattr(common, "read_upload", lambda upload: wide)  # AppTest cannot upload
+    at = page("snow-race").run()
+    at.radio(key="snow-race-source").set_value(common.UPLOAD).run()
+    assert not at.exception
+    [refusal] = [e.value for e in at.error]
+    assert refusal.startswith("Not raced: the board of wide.toml") and OVER_THE_LIMIT in refusal
+    assert not [b for b in at.button if b.label == "Run races"]

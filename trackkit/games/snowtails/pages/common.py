@@ -22,6 +22,7 @@ from trackkit.games.snowtails.issues import Issue
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.track import Address, SnowTrack
 from trackkit.games.snowtails.validation import validate_track
+from trackkit.limits import CostLimitError
 
 CURRENT = "Current design"
 DEMO = "Demo board"
@@ -250,7 +251,9 @@ def choose_track(key: str) -> SnowTrack | None:
     source = st.radio("Track", [CURRENT, DEMO, UPLOAD], horizontal=True, key=f"{key}-source")
     if source == CURRENT:
         track = history().track
-        errors = validate_track(track).errors
+        errors = _errors(track)
+        if errors is None:
+            return None
         if errors:
             st.warning(
                 f"The current design ({plain(track.name)}) breaks a rule:\n\n"
@@ -268,7 +271,9 @@ def choose_track(key: str) -> SnowTrack | None:
         if upload is None:
             st.info('Choose a Snow Tails track file (game = "snowtails").')
         return None
-    errors = validate_track(track).errors
+    errors = _errors(track)
+    if errors is None:
+        return None
     if errors:
         st.error(
             "This track breaks a rule:\n\n" + "\n".join(f"- {issue_text(e, track)}" for e in errors)
@@ -280,9 +285,22 @@ def choose_track(key: str) -> SnowTrack | None:
 common.keeps_in_address(SNOW_KEY, lambda: st.session_state.get(SNOW_ADDRESS, common.LEAVE))
 
 
+def _errors(track: SnowTrack) -> list[Issue] | None:
+    """The track rules ``track`` breaks, or None with the refusal shown in one line when
+    the board is over the server's limit (it is not checked, so not raced)."""
+    try:
+        return validate_track(track).errors
+    except CostLimitError as refusal:
+        st.error(f"Not raced: {plain(str(refusal))}.")
+        return None
+
+
 def _current() -> tuple[SnowTrack | None, str]:
     track = history().track
-    errors = validate_track(track).errors
+    try:
+        errors = validate_track(track).errors
+    except CostLimitError as refusal:  # over the server's board limit: not raced here
+        return None, plain(str(refusal))
     if errors:
         return None, f"the design breaks a rule: {issue_text(errors[0], track)}"
     return track, ""
