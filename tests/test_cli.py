@@ -423,8 +423,18 @@ def test_presets_of_the_second_game(cli: Cli) -> None:
 def test_show_and_validate_a_snowtails_track(cli: Cli, tmp_path: Path) -> None:
     code, out, _ = cli("show", "chicane", "--json")
     assert code == 0 and json.loads(out)["game"] == "snowtails"
-    code, out, _ = cli("validate", "long-trail")
-    assert (code, out.strip()) == (0, "Long trail: valid.")
+    code, out, _ = cli("validate", "long-trail")  # legal, against a guideline: said as --json
+    assert (code, out.strip().splitlines()) == (
+        0,
+        [
+            "Long trail: valid.",
+            "1 guideline not followed (legal all the same):",
+            "  [building-count] buildings: the track has 4 building(s); the rulebook suggests "
+            "2 or 3 per track (F).",
+        ],
+    )
+    code, out, _ = cli("validate", "long-trail", "--json")
+    assert [w["code"] for w in json.loads(out)["warnings"]] == ["building-count"]
     from trackkit.games.snowtails.presets import preset_text
 
     broken = tmp_path / "broken.toml"  # a building on the edge lane of its straight
@@ -579,3 +589,17 @@ def test_a_snowtails_tournament_of_three_races(cli: Cli) -> None:
     assert cli(*argv, "--tournaments", "400", "--seed", "4", "--json")[1] == out
     code, _, err = cli("tournament", "husky-oval", "chicane", "first-run")
     assert code == 2 and "`trackkit tournament` is for Mush! Mush! Snow Tails 2 tracks" in err
+
+
+def test_a_games_own_command_lists_only_the_flags_it_accepts() -> None:
+    from trackkit.cli.parser import build_parser
+    from trackkit.cli.races import game_options
+
+    parser = build_parser()
+    [commands] = [a for a in parser._actions if a.dest == "command"]
+    tournament = commands.choices["tournament"].format_help()
+    for game, option in game_options().values():  # was every Yummell flag, then refused
+        assert (option.flag in tournament) == (game == "snowtails"), option.flag
+    assert "Yummell" not in tournament
+    assert "--players PLAYERS     Mush! Mush! Snow Tails 2 2-8 (default 5)" in tournament
+    assert "--deck" in commands.choices["simulate"].format_help()  # the shared ones: all

@@ -314,7 +314,7 @@ def _own(add: _Commands) -> None:
             for argument in command.arguments:
                 add_argument(p, argument)
             if command.races:
-                add_race_arguments(p)
+                add_race_arguments(p, game=game)  # this game's flags only: none refused
 
 
 def build_parser() -> argparse.ArgumentParser:

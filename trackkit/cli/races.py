@@ -4,7 +4,7 @@ and each game's own, declared by its face, with a game's flag refused on another
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -17,27 +17,27 @@ from trackkit.games.face import Argument, chosen_values, get_face, policies_of
 seed_type = bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {high} (2**64 - 1)")
 
 
-def _bounds(low: str, high: str) -> tuple[int, int]:
-    games = [get_ruleset(name).players for name in rulesets()]
-    return min(getattr(g, low) for g in games), max(getattr(g, high) for g in games)
+def _bounds(low: str, high: str, games: Sequence[str] | None = None) -> tuple[int, int]:
+    counts = [get_ruleset(name).players for name in games or rulesets()]
+    return min(getattr(g, low) for g in counts), max(getattr(g, high) for g in counts)
 
 
-def _per_game(low: str, high: str) -> str:
+def _per_game(low: str, high: str, games: Sequence[str] | None = None) -> str:
     return ", ".join(
         f"{get_ruleset(name).title} {getattr(get_ruleset(name).players, low)}-"
         f"{getattr(get_ruleset(name).players, high)}"
-        for name in rulesets()
+        for name in games or rulesets()
     )
 
 
-def race_players(default: int | None = 5) -> Argument:
-    """``--players`` of a race, within every game's bounds (each game's options refuse a
-    count it does not take)."""
-    low, high = _bounds("race_min", "race_max")
+def race_players(default: int | None = 5, games: Sequence[str] | None = None) -> Argument:
+    """``--players`` of a race, within the bounds of ``games`` (None: every game's; each
+    game's options refuse a count it does not take)."""
+    low, high = _bounds("race_min", "race_max", games)
     said = f"default {default}" if default is not None else "required"
     return Argument(
         "players",
-        f"{_per_game('race_min', 'race_max')} ({said})",
+        f"{_per_game('race_min', 'race_max', games)} ({said})",
         "int",
         default=default,
         low=low,
@@ -61,29 +61,34 @@ def build_players(required: bool = False) -> Argument:
     )
 
 
-def game_options() -> dict[str, tuple[str, Argument]]:
-    """Every game's own race options by name, with the game declaring each."""
+def game_options(games: Sequence[str] | None = None) -> dict[str, tuple[str, Argument]]:
+    """The own race options of ``games`` (None: every game's) by name, with the game
+    declaring each."""
     found: dict[str, tuple[str, Argument]] = {}
-    for name in rulesets():
+    for name in games or rulesets():
         for option in get_face(name).options:
             found.setdefault(option.name, (name, option))
     return found
 
 
-def add_race_arguments(parser: argparse.ArgumentParser, players: int | None = 5) -> None:
-    """The race options of every game (a game's own marked with its title)."""
+def add_race_arguments(
+    parser: argparse.ArgumentParser, players: int | None = 5, game: str | None = None
+) -> None:
+    """The race options of every game (a game's own marked with its title), or of ``game``
+    alone for a command of that game's (it lists no flag it would refuse)."""
+    games = [game] if game is not None else list(rulesets())
     if players is not None:
-        add_argument(parser, race_players(players))
+        add_argument(parser, race_players(players, games))
     known = "; ".join(
-        f"{get_ruleset(name).title}: {', '.join(get_ruleset(name).policies)}" for name in rulesets()
+        f"{get_ruleset(name).title}: {', '.join(get_ruleset(name).policies)}" for name in games
     )
     parser.add_argument(
         "--policy",
         help="how racers play: one policy for all, or one per racer separated by commas "
         f"(default: the game's first) — {known}",
     )
-    for game, option in game_options().values():
-        add_argument(parser, replace(option, help=f"{get_ruleset(game).title}: {option.help}"))
+    for owner, option in game_options(games).values():
+        add_argument(parser, replace(option, help=f"{get_ruleset(owner).title}: {option.help}"))
     parser.add_argument("--content", metavar="DIR", help="your own content folder (deck…)")
     parser.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
 
