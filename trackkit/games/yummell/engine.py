@@ -36,8 +36,8 @@ from trackkit.games.yummell.state import (
     ADVANTAGE,
     ARRIVAL,
     CHARACTER,
-    CHOSEN,
     DEALT,
+    FIRST_MOVE,
     HAND_N,
     LOG_ROUTE,
     ORDER_POS,
@@ -234,7 +234,7 @@ def deal(
     for p in range(n):
         given = setup.routes[p]
         players.info[p, ROUTE] = (first + p) % routes if given == DEALT else given
-        if given != CHOSEN:
+        if players.info[p, ROUTE] >= 0:  # given or dealt; CHOSEN and FREE at the first move
             note(tally, 0, p, LOG_ROUTE, -1, players.info[p, ROUTE], (-1, -1), -1)
     players.info[:, POS] = OFF_BOARD
     players.info[:, ARRIVAL] = 0
@@ -244,6 +244,7 @@ def deal(
     players.curse[:, :] = 0
     players.info[:, ORDER_POS] = 0
     players.info[:, REACHED] = 0
+    players.info[:, FIRST_MOVE] = -1
     tally.clock[0] = 0
     tally.race[:] = 0
     for p in range(n):
@@ -287,7 +288,7 @@ def play_batch(
     keys = unmanaged(keys)
     # arrays taken out of the tuple once: each access in the loop would cost a
     # reference-count round trip
-    rounds, placing, route, character, advantage, order_pos, stats = out
+    rounds, placing, route, character, advantage, order_pos, first_move, stats = out
     for r in range(rounds.shape[0]):
         deal(players, deck, tally, tables, setup, board.route_len.shape[0], keys[r])
         rounds[r] = play_race(board, players, deck, tally, tables, setup.encounters)
@@ -296,5 +297,6 @@ def play_batch(
         character[r] = players.info[:, CHARACTER]
         advantage[r] = players.info[:, ADVANTAGE]
         order_pos[r] = players.info[:, ORDER_POS]
+        first_move[r] = players.info[:, FIRST_MOVE]
         for k in range(RACE_STATS):
             stats[r, k] = tally.race[k]

@@ -108,6 +108,7 @@ def play_batch(
         character=ints(races, n),
         advantage=ints(races, n),
         order_pos=ints(races, n),
+        first_move=ints(races, n),
         stats=ints(races, RACE_STATS),
     )
     play(
@@ -134,6 +135,7 @@ def play_batch(
             "advantage": out.advantage,
             "route": out.route,
             "order_pos": out.order_pos,
+            "first_move": out.first_move,
         },
         node_counts={"time": tally.node_time, "bounce": tally.node_bounce},
         tallies={t.key: out.stats[:, column] for column, t in enumerate(TALLIES)},
@@ -265,6 +267,12 @@ class Yummell:
                 "turn_order",
                 tuple(str(k + 1) for k in range(options.players)),
             ),
+            Group(
+                "first_move",
+                "Order of first moves",
+                "first_moves",
+                tuple(str(k + 1) for k in range(options.players)),
+            ),
         )
 
     play_batch = staticmethod(play_batch)
@@ -320,9 +328,12 @@ class Yummell:
 
         return exact_characters(track, **choices)
 
-    # a profile's races: start paths dealt in turn, so every path is raced and measured
-    # (greedy racers would all take the cheapest; README § Fairness)
-    profile_choices = {"start_paths": "dealt"}  # noqa: RUF012 (read only)
+    # a profile's races: the rulebook's free choice of start path at the first move (dealt
+    # paths are a what-if; greedy racers would all take the cheapest; README § Fairness)
+    profile_choices = {"start_paths": "free"}  # noqa: RUF012 (read only)
+    # the start part of a profile's unfairness: the order in which the racers make their
+    # first move, and so commit to a start path (against the fair share)
+    start_order_group = "first_move"
 
     def exact_reference(self, content: Content | None = None) -> dict[str, int]:
         """The racer a profile's exact solo length is for: the first character and the first

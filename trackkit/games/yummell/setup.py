@@ -27,6 +27,7 @@ from trackkit.games.yummell.rules import HAND_SIZE
 from trackkit.games.yummell.state import (
     CHOSEN,
     DEALT,
+    FREE,
     LOG_FIELDS,
     MAX_ARTEFACTS,
     MAX_HAND,
@@ -44,9 +45,11 @@ _INDEX = re.compile(r"[0-9]+")
 _PATH = re.compile(r"[A-Z]")
 DeckModel = Literal["finite", "infinite"]
 # how racers get their start path: "chosen" by their policy at the first move, "dealt" in
-# turn from a random first path (every path starts as many racers: fair to every path),
-# or one path's label ("A"…) for every racer
-START_PATHS = ("chosen", "dealt")
+# turn from a random first path (every path starts as many racers: a what-if, fair to every
+# path), "free" (the rulebook's free choice: at its first move each racer takes the path
+# most advantageous at the time, crowding included, whatever its policy), or one path's
+# label ("A"…) for every racer
+START_PATHS = ("chosen", "dealt", "free")
 DECK_MODELS: tuple[DeckModel, ...] = ("finite", "infinite")  # SPEC.md §4
 # the readings of the rules the rulebook leaves open (face/readings.py says each one's
 # question and passage): each option's values in the order of its engine code
@@ -68,12 +71,13 @@ class RaceOptions:
     ``characters`` and ``advantages`` name one per player (names from the content files,
     or their 0-based indices), or are empty to deal them at random every race.
     ``policies`` gives each player its own policy (one per player), overriding ``policy``.
-    ``start_paths`` is "chosen" (each racer's policy chooses), "dealt" (in turn from a
-    random first path, so every path starts as many racers) or a path's label ("A"…: every
-    racer on it). ``crowding``, ``encounter_when``, ``challenge_finish``, ``troll_toll``,
-    ``draw_two`` and ``flutter_end`` read the rules the rulebook leaves open
-    (:data:`RULE_READINGS`; the defaults are SPEC.md §4's and the README's modelling
-    decisions).
+    ``start_paths`` is "chosen" (each racer's policy chooses), "free" (the rulebook's
+    free choice: the path most advantageous at the first move, whatever the policy),
+    "dealt" (in turn from a random first path, so every path starts as many racers) or a
+    path's label ("A"…: every racer on it). ``crowding``, ``encounter_when``,
+    ``challenge_finish``, ``troll_toll``, ``draw_two`` and ``flutter_end`` read the rules
+    the rulebook leaves open (:data:`RULE_READINGS`; the defaults are SPEC.md §4's and the
+    README's modelling decisions).
     """
 
     players: int = 5
@@ -181,7 +185,7 @@ class RaceOptions:
     def describe(self) -> str:
         """The options in words, as a report's first line gives them."""
         encounters = "on" if self.encounters else "off"
-        paths = {"chosen": "", "dealt": ", start paths dealt"}.get(
+        paths = {"chosen": "", "dealt": ", start paths dealt", "free": ", start paths free"}.get(
             self.start_paths, f", every racer on start path {self.start_paths}"
         )
         readings = "".join(
@@ -209,7 +213,7 @@ class RaceOptions:
         """The engine's start path of each player on a track with ``routes`` start paths:
         CHOSEN, DEALT, or the given path's index (refused when the track has no such path)."""
         if self.start_paths in START_PATHS:
-            code = CHOSEN if self.start_paths == "chosen" else DEALT
+            code = {"chosen": CHOSEN, "dealt": DEALT, "free": FREE}[self.start_paths]
         else:
             code = ord(self.start_paths) - ord("A")
             if code >= routes:

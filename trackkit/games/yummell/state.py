@@ -79,7 +79,9 @@ CHARACTER = 0  # row of the characters table
 ADVANTAGE = 1  # row of the advantages table
 POLICY = 2
 ROUTE = 3  # start route: CHOSEN (-1) until the policy chooses at the first move, or given
-CHOSEN, DEALT = -1, -2  # start paths (RaceOptions.start_paths): left to the policy, or dealt
+# start paths (RaceOptions.start_paths): left to the policy, dealt, or FREE: the rulebook's
+# free choice, each racer taking the path most advantageous at its first move (smart_route)
+CHOSEN, DEALT, FREE = -1, -2, -3
 POS = 4  # index along the route, -1 off the board
 ARRIVAL = 5  # 0 while racing, then 1 for the first to finish, 2 ...
 HAND_N = 6  # cards in the hand
@@ -88,7 +90,8 @@ PENDING_N = 8  # artefacts being activated
 TOLL = 9  # 1 for a character others pay to overtake (the Troll)
 ORDER_POS = 10  # place in the turn order of the last round played
 REACHED = 11  # when it reached the square it stands on (Tally.clock)
-PLAYER_FIELDS = 12
+FIRST_MOVE = 12  # its place in the order of first moves (the start paths' commit order), -1
+PLAYER_FIELDS = 13
 
 
 class Players(NamedTuple):
@@ -115,6 +118,7 @@ class Players(NamedTuple):
     toll = property(lambda self: self.info[:, TOLL])
     order_pos = property(lambda self: self.info[:, ORDER_POS])
     reached = property(lambda self: self.info[:, REACHED])
+    first_move = property(lambda self: self.info[:, FIRST_MOVE])
 
 
 class Tables(NamedTuple):
@@ -151,6 +155,7 @@ class BatchOut(NamedTuple):
     character: np.ndarray  # (races, P)
     advantage: np.ndarray  # (races, P)
     order_pos: np.ndarray  # (races, P)
+    first_move: np.ndarray  # (races, P) place in the order of first moves (-1: never moved)
     stats: np.ndarray  # (races, RACE_STATS)
 
 

@@ -74,6 +74,8 @@ from trackkit.games.yummell.state import (
     CHARACTER,
     DRAW_TWO_INSTEAD,
     ENCOUNTER_ENTERED,
+    FIRST_MOVE,
+    FREE,
     HAND_N,
     LOG_ACTIVATE,
     LOG_ARTEFACT,
@@ -340,6 +342,16 @@ def use_on_rival(
 
 
 @njit(cache=True, inline="always")
+def first_moves(players: Players) -> int:
+    """How many characters have made their first move."""
+    count = 0
+    for q in range(players.info.shape[0]):
+        if players.info[q, FIRST_MOVE] >= 0:
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
 def move(
     p: int,
     board: Board,
@@ -357,8 +369,10 @@ def move(
     from (``ENCOUNTER_ENTERED``)."""
     cards = tables.cards
     smart = players.info[p, POLICY] != GREEDY
+    if players.info[p, FIRST_MOVE] < 0:  # its place among the first moves: the commit order
+        players.info[p, FIRST_MOVE] = first_moves(players)
     if players.info[p, ROUTE] < 0:
-        if smart:
+        if smart or players.info[p, ROUTE] == FREE:
             players.info[p, ROUTE] = smart_route(p, board, players, tally, tables, extra_mp)
         else:
             players.info[p, ROUTE] = greedy_route(board)

@@ -18,10 +18,12 @@ from trackkit.games.yummell.setup import START_PATHS, RaceOptions
 
 
 def _start_paths(text: str) -> str:
-    """``--start-paths`` as typed: chosen, dealt or a path's letter (any case)."""
+    """``--start-paths`` as typed: free, chosen, dealt or a path's letter (any case)."""
     if text in START_PATHS or (len(text) == 1 and "A" <= text.upper() <= "Z"):
         return text if text in START_PATHS else text.upper()
-    raise ValueError(f"start paths are chosen, dealt or a path's letter (A, B, C), not {text!r}")
+    raise ValueError(
+        f"start paths are free, chosen, dealt or a path's letter (A, B, C), not {text!r}"
+    )
 
 
 OPTIONS = (
@@ -49,18 +51,21 @@ OPTIONS = (
     ),
     Argument(
         "start_paths",
-        "chosen (by each racer's policy), dealt (every path as often) or a path's letter "
-        "(every racer on it); default chosen, for profiles dealt",
+        "free (the rulebook: each racer takes the path most advantageous at its first "
+        "move), chosen (by each racer's policy), dealt (every path as often: a what-if) or "
+        "a path's letter (every racer on it); default chosen, for profiles free",
         parse=_start_paths,
-        offered=("dealt", "chosen"),
+        offered=("free", "chosen", "dealt"),
         words=(
-            ("dealt", "dealt in turn (every path as often)"),
+            ("free", "free choice at the first move (the rulebook)"),
             ("chosen", "chosen by each racer's policy"),
+            ("dealt", "dealt in turn (every path as often: a what-if)"),
         ),
-        app_help="Dealt: the racers' start paths are dealt in turn from a random first "
-        "path, so each path starts as many racers and the verdict can say whether one wins "
-        "more (the analysis's choice). Chosen: each racer's policy picks (greedy: the "
-        "cheapest).",
+        app_help="Free: the rulebook's free choice; at its first move each racer takes the "
+        "path that leaves it the fewest MP to the finish after that move, crowding included "
+        "(the analysis's choice). Chosen: each racer's policy picks (greedy: the cheapest "
+        "path, whoever is on it). Dealt, a what-if: the paths are dealt in turn from a "
+        "random first path, so each path starts as many racers.",
     ),
 )
 
@@ -187,12 +192,16 @@ class YummellFace:
         seed: int,
         progress: Callable[[int, int], None] | None = None,
     ) -> Shown:
-        from trackkit.games.yummell.face.compare import compare_text, compare_tracks
+        from trackkit.games.yummell.face.compare import (
+            compare_summary,
+            compare_text,
+            compare_tracks,
+        )
 
         # every track profiled with the same seed: common random numbers
         rows = compare_tracks(tracks, options, races=races, seed=seed, progress=progress)
         text = compare_text(rows, players=options.players, races=races, seed=seed)
-        return Shown([row.to_json() for row in rows], text)
+        return Shown(compare_summary(rows), text)
 
     def track_text(self, track: Track, folder: Path) -> str:
         return track.to_toml(relative_to=folder)
