@@ -120,7 +120,8 @@ def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track(
     at = run_small_race(race_page(), players=4, seed=2)
     paragraph = at.markdown[0].value
     assert paragraph.startswith("A race of 4 on First run lasts")
-    assert "The character it moves most is" in paragraph and "average track" in paragraph
+    assert "Unfairness " in paragraph and "points (95%: " in paragraph  # the headline
+    assert "The character" in paragraph and "average track" in paragraph
     assert "more than noise" in paragraph or "cannot tell it from luck" in paragraph
     assert any("raced with these options and seed, 500 races each" in c.value for c in at.caption)
     # why the exact solo rounds below exceed the length above, in one sentence

@@ -55,6 +55,7 @@ def _profile(difference: tuple[float, float, float], path: tuple[float, float, f
     values = dict.fromkeys(FIGURE_KEYS, 0.5)
     values.update(rounds_mean=6.0, rounds_mean_low=5.9, rounds_mean_high=6.1)
     values.update(rounds_p10=5, rounds_p90=7, unfair_character=0.04, balance=0.96)
+    values.update(unfairness_low=0.0)  # the headline: not told from nothing
     details = {
         "characters": [
             {
@@ -104,11 +105,12 @@ def test_the_verdict_names_the_most_moved_character_and_says_if_it_is_noise() ->
 
     clear = verdict(_profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21)))
     assert "The character it moves most is Character 5" in clear
-    assert "favours it by 6.0 points" in clear
+    assert "a move of +6.0 points (95%: +3.0 to +9.0)" in clear
     assert clear.count("more than noise") == 2  # the character, and start path B
     assert "0.50 rounds more from start path B than from A (exact)" in clear
     luck = verdict(_profile((-0.02, -0.05, 0.01), (0.24, 0.21, 0.27)))
-    assert "works against it by 2.0 points" in luck and luck.count("cannot tell it from luck") == 2
+    assert "a move of -2.0 points (95%: -5.0 to +1.0)" in luck
+    assert luck.count("cannot tell it from luck") == 2
     assert "more than noise" not in luck
 
 
@@ -126,9 +128,13 @@ def test_the_json_carries_the_tables_and_the_verdict(cli: Cli) -> None:
     argv = ("profile", "first-run", "--players", "3", "--races", "250", "--no-exact", "--json")
     code, out, _ = cli(*argv)
     data = json.loads(out)
-    assert code == 0 and data["options"]["path_choice"] == "dealt"
+    assert code == 0 and data["options"]["path_choice"] == "free"  # the rulebook's choice
     assert len(data["characters"]) == 8 and len(data["start_paths"]) == 3
-    assert data["verdict"]["character"].startswith("The character it moves most is")
+    assert data["verdict"]["character"].startswith("The character")
+    assert data["verdict"]["unfairness"].startswith("Unfairness ")
+    figures = data["figures"]
+    assert figures["unfairness_low"] <= figures["unfairness"] <= figures["unfairness_high"]
+    assert len(data["first_moves"]) == 3  # the order of first moves: the start's part
     assert data["figures"]["balance_low"] <= data["figures"]["balance_high"]
 
 
@@ -141,3 +147,40 @@ def test_the_verdict_says_how_the_start_paths_were_taken() -> None:
     assert "with the paths the racers chose" in path_sentence(profile)
     profile.details["start_paths"] = profile.details["start_paths"][:1]
     assert "Every racer took start path A." in path_sentence(profile)
+
+
+def test_the_verdict_names_a_dead_choice_and_the_free_choice() -> None:
+    from trackkit.report.verdict import path_sentence
+
+    profile = _profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21))
+    profile.details["options"] = {"path_choice": "free"}
+    profile.details["dead_paths"] = [{"path": "B", "cost_rounds": 0.5, "share_taken": 0.01}]
+    text = path_sentence(profile)
+    assert "with the free choice of start path" in text
+    assert "Start path B is a dead choice: alone it costs 0.50 rounds more" in text
+    assert "only 1% of the racers take it" in text
+
+
+def test_the_verdict_leads_with_the_unfairness_and_its_parts() -> None:
+    from trackkit.report.verdict import unfairness_sentence
+
+    profile = _profile((0.06, 0.03, 0.09), (0.19, 0.17, 0.21))
+    profile.values.update(
+        unfairness=5.0, unfairness_low=4.0, unfairness_high=6.0,
+        unfairness_character=3.0, unfairness_start=4.0,
+    )  # fmt: skip
+    text = unfairness_sentence(profile)
+    assert text.startswith("Unfairness 5.0 points (95%: 4.0 to 6.0)")
+    assert "its characters 3.0, its start 4.0" in text and "more than noise" in text
+    profile.values["unfairness_low"] = 0.0
+    assert "cannot tell it from a track that moves nothing" in unfairness_sentence(profile)
+
+
+def test_characters_within_noise_of_the_most_moved_are_said_to_be_tied() -> None:
+    from trackkit.report.verdict import character_sentence
+
+    profile = _profile((0.02, -0.01, 0.05), (0.19, 0.17, 0.21))  # Flamm: 0 ± 1
+    text = character_sentence(profile)
+    assert "tied with it within noise, Flamm" in text
+    clear = character_sentence(_profile((0.06, 0.05, 0.07), (0.19, 0.17, 0.21)))
+    assert "tied" not in clear

@@ -76,11 +76,15 @@ from trackkit.explore.fairness import (
     BOOTSTRAP_DRAWS,
     CHARACTERS,
     GroupFairness,
+    dead_paths,
     fairness_measures,
     group_fairness,
     percentiles,
     reference,
+    share_rows,
+    start_path_table,
     start_table,
+    unfairness_figures,
     wilson,
 )
 
@@ -88,6 +92,7 @@ from trackkit.explore.fairness import (
 from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW
 from trackkit.explore.fairness import REFERENCE_TRACKS as REFERENCE_TRACKS
 from trackkit.explore.fairness import reference_tracks as reference_tracks
+from trackkit.explore.paired import Paired, paired_headline, paired_mean
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
 
 Better = Literal["high", "low", "target", "none"]
@@ -96,7 +101,12 @@ Kind = Literal["sampled", "exact", "track"]
 PROFILE_RACES = 2_000  # races of a profile, a sweep's and a search's, unless told
 MAX_PROFILE_RACES = 1_000_000
 PRECISION_RACES = 100_000  # the most races of one profile with a precision, unless told
-INTERVAL = "95%: normal approximation for means, parametric bootstrap for the rest"
+INTERVAL = (
+    "95%: normal approximation for means, and for win rates and their moves race by race "
+    "(paired with an average track's races); the headline's from its unbiased square; a "
+    "largest move or spread from simultaneous intervals; a parametric bootstrap for the "
+    "length's spread and percentiles"
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,18 @@ FIGURES: tuple[Figure, ...] = (
     Figure("rounds_std", "Standard deviation of the rounds", "length", "low"),
     Figure("rounds_p10", "10th percentile of the rounds", "length"),
     Figure("rounds_p90", "90th percentile of the rounds", "length"),
+    Figure(
+        "unfairness",
+        "Unfairness: points a racer's win chance is moved from fair",
+        "balance",
+        "low",
+    ),
+    Figure(
+        "unfairness_character",
+        "Unfairness from the characters (against an average track)",
+        "balance",
+        "low",
+    ),
     Figure(
         "balance",
         "Balance, 0-1: 1 - the wins the track moves between characters",
@@ -167,6 +189,12 @@ FIGURES: tuple[Figure, ...] = (
 # in the game's words
 START_FIGURES: tuple[Figure, ...] = (
     Figure(
+        "unfairness_start",
+        "Unfairness from the {starts} (against the fair share)",
+        "balance",
+        "low",
+    ),
+    Figure(
         "start_balance",
         "Balance, 0-1: 1 - the wins the track moves between {starts}",
         "balance",
@@ -192,7 +220,13 @@ FIGURE_KEYS = tuple(
 )
 FAIRNESS_KEYS = tuple(f.key for f in FIGURES if f.family == "balance")
 DRAMA_AND_FRICTION = ("lead_changes", "last_round", "winner_gap", "bounces", "challenges_lost")
-CHARACTER_KEYS = ("balance", "unfair_character", "character_tilt", "character_rounds_spread")
+CHARACTER_KEYS = (
+    "unfairness_character",
+    "balance",
+    "unfair_character",
+    "character_tilt",
+    "character_rounds_spread",
+)
 
 
 @dataclass(frozen=True)
@@ -216,6 +250,9 @@ class TrackProfile:
     details: dict[str, Any] = field(default_factory=dict)
     figures: tuple[Figure, ...] = FIGURES
     not_applicable: dict[str, str] = field(default_factory=dict)
+    # figures to compare with other profiles of the same races (not in the JSON):
+    # ``unfairness``'s square and ``rounds_mean``, each with its per-race influence
+    paired: dict[str, Paired] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, key: str) -> float:
         return self.values[key]
@@ -339,6 +376,11 @@ def profile_track(
             exact_figures(ruleset, track, result.board, characters, details, content, options)
         )
     values.update(length_figures(result, seed))
+    headline_values, moves = unfairness_figures(result, fairness, spec)
+    values.update(headline_values)
+    paired = {"rounds_mean": paired_mean(result.rounds.astype(float), result.races)}
+    if moves is not None:
+        paired["unfairness"] = paired_headline(moves)
     for measure, measured in zip(measures, fairness, strict=True):
         values.update(measured.values)
         if measure is CHARACTERS:
@@ -347,10 +389,7 @@ def profile_track(
             group = result.group(measure.group)
             details["start"] = {"group": group.key, "noun": spec.start_noun, "table": group.report}
             details[group.report] = start_table(measured.rows, result.options.players)
-    if spec is None:  # a tile game's start paths, each the track's own
-        details["start_paths"] = start_path_table(result, seed)
-    else:
-        details["racers"] = spec.racers
+    details |= start_details(result, spec, details.get("path_rounds"))
     tallies = DRAMA_AND_FRICTION if spec is None else tuple(key for key, _ in spec.tallies)
     for key in tallies:
         tally = result.tally(key)
@@ -365,7 +404,25 @@ def profile_track(
         figures = profile_figures(ruleset, spec, values)
         missing = not_applicable(ruleset, result, values)
     players = options.players
-    return TrackProfile(track.name, players, result.races, seed, values, details, figures, missing)
+    return TrackProfile(
+        track.name, players, result.races, seed, values, details, figures, missing, paired
+    )
+
+
+def start_details(
+    result: SimulationResult, spec: Any, path_rounds: dict[str, float] | None
+) -> dict[str, Any]:
+    """A profile's tables of the start: a tile game's start paths (each the track's own)
+    with its dead choices and its order of first moves; a game with a ``ProfileSpec``, the
+    word for its racers (its start group's table is the fairness measure's)."""
+    if spec is not None:
+        return {"racers": spec.racers}
+    details: dict[str, Any] = {"start_paths": start_path_table(result, result.seed)}
+    details["dead_paths"] = dead_paths(details["start_paths"], path_rounds)
+    order = getattr(result.ruleset, "start_order_group", None)
+    if order is not None:
+        details["first_moves"] = start_table(share_rows(result, order), result.options.players)
+    return details
 
 
 def _most_races(ruleset: Any, spec: Any, settings: ProfileSettings) -> int:
@@ -464,30 +521,6 @@ def exact_figures(
         values["character_rounds_spread"] = max(by_character.values()) - min(by_character.values())
         details["character_rounds"] = by_character
     return values
-
-
-def start_path_table(result: SimulationResult, seed: int) -> list[dict[str, Any]]:
-    """Per start path: racers that started on it, their win rate and its 95% interval
-    (Wilson), and the exact-free verdict a designer reads: does it differ from the fair
-    share by more than noise? (With dealt paths every path starts as many racers.)"""
-    rows = []
-    fair = 1.0 / result.options.players
-    for row in result.by_group("route"):
-        taken = row["entries"]
-        if not taken:
-            continue
-        low, high = wilson(row["win_rate"], taken)
-        rows.append(
-            {
-                "name": row["name"],
-                "entries": taken,
-                "win_rate": row["win_rate"],
-                "win_rate_low": low,
-                "win_rate_high": high,
-                "fair_share": fair,
-            }
-        )
-    return rows
 
 
 def seat_figures(result: SimulationResult, seed: int) -> dict[str, float]:

@@ -133,7 +133,11 @@ def _path_table(details: dict[str, Any]) -> list[str]:
     names = list(exact) or list(raced)
     if not names:
         return []
-    lines = ["", "Start paths: exact solo rounds, and win rate of the racers dealt each"]
+    how = {
+        "dealt": "dealt each (a what-if)",
+        "free": "who chose each (free choice)",
+    }.get(details.get("options", {}).get("path_choice", ""), "on each")
+    lines = ["", f"Start paths: exact solo rounds, and win rate of the racers {how}"]
     for name in names:
         text = f"  {name}"
         if name in exact:
@@ -146,6 +150,20 @@ def _path_table(details: dict[str, Any]) -> list[str]:
                 f"fair {percent(row['fair_share'])})"
             )
         lines.append(text)
+    for dead in details.get("dead_paths", []):
+        lines.append(
+            f"  Dead choice: start path {dead['path']} costs {dead['cost_rounds']:.2f} rounds "
+            f"alone and {percent(dead['share_taken'])} of the racers take it"
+        )
+    order = details.get("first_moves")
+    if order:
+        lines += ["", "Order of the first moves (who commits to a start path first)"]
+        for row in order:
+            lines.append(
+                f"  {row['name']:<4} wins {percent(row['win_rate'])} "
+                f"({percent(row['win_rate_low'])} to {percent(row['win_rate_high'])}; "
+                f"fair {percent(row['fair_share'])})"
+            )
     return lines
 
 

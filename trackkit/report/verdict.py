@@ -1,6 +1,7 @@
-"""A profile in plain words: how long, the least fair thing about the track and by how
-much (against the fair share and against an average track), and whether that is more than
-noise. The Race page opens with it and ``trackkit profile`` prints it first.
+"""A profile in plain words: how long, how unfair (the headline), the least fair thing
+about the track and by how much (against the fair share and against an average track),
+and whether that is more than noise. The Race page opens with it and ``trackkit profile``
+prints it first.
 
 A difference is *more than noise* when its 95% interval leaves out no difference (0 for a
 character against an average track, the fair share for a start path); otherwise the
@@ -25,6 +26,12 @@ def points(share: float) -> str:
     return f"{100 * share:+.1f} points"
 
 
+def signed(share: float) -> str:
+    """A difference of rates in percentage points, signed, without the unit (an interval's
+    end beside a figure that has it)."""
+    return f"{100 * share:+.1f}"
+
+
 def percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
@@ -46,21 +53,73 @@ def length_sentence(profile: TrackProfile) -> str:
     )
 
 
+SOURCES = {"unfairness_character": "its characters", "unfairness_start": "its start"}
+
+
+def unfairness_sentence(profile: TrackProfile) -> str:
+    """The headline: how far the track moves a racer's chance of winning from fair, over
+    the sources it measured, and whether the races can tell it from a track that moves
+    nothing."""
+    v = profile.values
+    if math.isnan(v.get("unfairness", math.nan)):
+        return ""
+    start = profile.details.get("start")
+    words = {**SOURCES}
+    if start:
+        words["unfairness_start"] = f"its {start['noun']}s (against the fair share)"
+    parts = [
+        f"{words[key]} {v[key]:.1f}" for key in SOURCES if not math.isnan(v.get(key, math.nan))
+    ]
+    told = (
+        "the races cannot tell it from a track that moves nothing"
+        if v["unfairness_low"] <= 0
+        else "more than noise"
+    )
+    return (
+        f"Unfairness {v['unfairness']:.1f} points (95%: {v['unfairness_low']:.1f} to "
+        f"{v['unfairness_high']:.1f}): the track moves a racer's chance of winning by about "
+        f"that much from what it is on an average track (parts, in points: "
+        f"{', '.join(parts)}); {told}."
+    )
+
+
 def character_sentence(profile: TrackProfile) -> str:
     rows = [r for r in profile.details.get("characters", []) if r["difference"] is not None]
     if not rows:
         return ""
     most = max(rows, key=lambda r: abs(r["difference"]))
     fair = 1 / profile.players
-    way = "favours" if most["difference"] > 0 else "works against"
     noise = _noise(most["difference_low"], most["difference_high"], 0.0)
+    tied = [r["name"] for r in tied_with(most, rows)]
+    who = f"The character it moves most is {most['name']}"
+    if tied:
+        who = (
+            f"The characters it moves most are {most['name']} and, tied with it within "
+            f"noise, {', '.join(tied)}; {most['name']}"
+        )
     return (
-        f"The character it moves most is {most['name']}: it wins {percent(most['win_rate'])} "
-        f"of the races it enters here against {percent(most['reference_win_rate'])} on an "
-        f"average track (the fair share is {percent(fair)}), so this track {way} it by "
-        f"{abs(100 * most['difference']):.1f} points (95%: {points(most['difference_low'])} "
-        f"to {points(most['difference_high'])}): {noise}."
+        f"{who}: it wins {percent(most['win_rate'])} of the races it enters here against "
+        f"{percent(most['reference_win_rate'])} on an average track (the fair share is "
+        f"{percent(fair)}), a move of {points(most['difference'])} (95%: "
+        f"{signed(most['difference_low'])} to {signed(most['difference_high'])}): {noise}."
     )
+
+
+def tied_with(most: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows whose move is not told apart from ``most``'s in size: the gap between the
+    two sizes is within 1.96 standard errors of the gap (each error read off its 95%
+    interval; the two moves' covariance is left out, so the tie is said generously)."""
+
+    def error(row: dict[str, Any]) -> float:
+        return (row["difference_high"] - row["difference_low"]) / (2 * 1.959963984540054)
+
+    size = abs(most["difference"])
+    return [
+        row
+        for row in rows
+        if row is not most
+        and size - abs(row["difference"]) <= 1.96 * math.hypot(error(most), error(row))
+    ]
 
 
 def path_sentence(profile: TrackProfile) -> str:
@@ -74,18 +133,27 @@ def path_sentence(profile: TrackProfile) -> str:
             f"Alone, a racer needs {paths[slow] - paths[fast]:.2f} rounds more from start path "
             f"{slow} than from {fast} (exact)."
         )
-    dealt = profile.details.get("options", {}).get("path_choice", "dealt") == "dealt"
+    choice = profile.details.get("options", {}).get("path_choice", "dealt")
     if len(raced) == 1:
         parts.append(f"Every racer took start path {raced[0]['name']}.")
     elif raced:
         worst = max(raced, key=lambda r: abs(r["win_rate"] - r["fair_share"]))
         noise = _noise(worst["win_rate_low"], worst["win_rate_high"], worst["fair_share"])
-        how = "with the paths dealt" if dealt else "with the paths the racers chose"
+        how = {
+            "dealt": "with the paths dealt (a what-if)",
+            "free": "with the free choice of start path",
+        }.get(choice, "with the paths the racers chose")
         parts.append(
             f"In races {how}, those starting on {worst['name']} win "
             f"{percent(worst['win_rate'])} (fair {percent(worst['fair_share'])}, 95%: "
             f"{percent(worst['win_rate_low'])} to {percent(worst['win_rate_high'])}): {noise}."
         )
+    parts += [
+        f"Start path {dead['path']} is a dead choice: alone it costs {dead['cost_rounds']:.2f} "
+        f"rounds more than the fastest, and only {percent(dead['share_taken'])} of the racers "
+        "take it when free to choose (a design flaw, not an unfairness: anyone can avoid it)."
+        for dead in profile.details.get("dead_paths", [])
+    ]
     return " ".join(parts)
 
 
@@ -117,14 +185,15 @@ def start_sentence(profile: TrackProfile) -> str:
         f"{percent(worst['win_rate_high'])}): {noise}."
     ]
     most = max(rows, key=lambda r: abs(r["difference"]))
-    way = "favours" if most["difference"] > 0 else "works against"
     noise = _noise(most["difference_low"], most["difference_high"], 0.0)
+    tied = [f"{noun} {r['name']}" for r in tied_with(most, rows)]
+    tie = f" (tied within noise with {', '.join(tied)})" if tied else ""
     parts.append(
         f"The {noun} this track moves most against an average track is {noun} "
-        f"{most['name']}: its {racers} win {percent(most['win_rate'])} here against "
-        f"{percent(most['reference_win_rate'])} there, so this track {way} it by "
-        f"{abs(100 * most['difference']):.1f} points (95%: "
-        f"{points(most['difference_low'])} to {points(most['difference_high'])}): {noise}."
+        f"{most['name']}{tie}: its {racers} win {percent(most['win_rate'])} here against "
+        f"{percent(most['reference_win_rate'])} there, a move of "
+        f"{points(most['difference'])} (95%: "
+        f"{signed(most['difference_low'])} to {signed(most['difference_high'])}): {noise}."
     )
     return " ".join(parts)
 
@@ -152,6 +221,7 @@ def verdict_json(profile: TrackProfile) -> dict[str, Any]:
     declares one)."""
     sentences = {
         "length": length_sentence(profile),
+        "unfairness": unfairness_sentence(profile),
         "character": character_sentence(profile),
         "start_paths": path_sentence(profile),
         "balance": balance_sentence(profile),
