@@ -510,7 +510,8 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path)
     mine.write_text(preset_text("chicane").replace('name = "Chicane"', 'name = "My chicane"'))
     argv = ("compare", "chicane", "husky-oval", str(mine), "--races", "300", "--players", "3")
     code, out, _ = cli(*argv, "--seed", "2", "--json")  # the game comes from the tracks
-    rows = json.loads(out)
+    data = json.loads(out)
+    rows = data["tracks"]
     assert code == 0 and len(rows) == 3  # the tracks named, not every preset
     assert [r["rank"] for r in rows] == [1, 2, 3]
     assert [r["mean_rounds"] for r in rows] == sorted(
@@ -520,6 +521,14 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path)
     # the same track under another name races the same races
     assert by_name["My chicane"]["mean_rounds"] == by_name["Chicane"]["mean_rounds"]
     assert all(0 <= r["slot_spread"] <= 1 and 0 <= r["last_round"] <= 1 for r in rows)
+    for r in rows:  # every figure inside its own interval
+        assert r["slot_spread_low"] <= r["slot_spread"] <= r["slot_spread_high"]
+        assert r["unfairness_low"] <= r["unfairness"] <= r["unfairness_high"]
+    # a track is never claimed fairer or shorter than its own copy: the same races
+    for claim in data["orderings"]:
+        assert {claim["better"], claim["worse"]} != {"Chicane", "My chicane"}
+    groups = data["tie_groups"]["unfairness"]
+    assert any({"Chicane", "My chicane"} <= set(group) for group in groups)
     code, _, err = cli("compare", str(mine), "--game", "yummell")
     assert code == 2 and "compare tracks of one game" in err
 
@@ -531,12 +540,16 @@ def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: 
     mine.write_text(load_preset("forest-run").to_toml().replace("Forest run", "My forest"))
     argv = ("compare", "forest-run", str(mine), "--races", "300", "--players", "3", "--seed", "1")
     code, out, _ = cli(*argv, "--json")
-    rows = json.loads(out)
+    data = json.loads(out)
+    rows = data["tracks"]
     assert code == 0 and len(rows) == 2
+    assert data["orderings"] == []  # a track and its copy: nothing to claim
     for row in rows:
         assert row["ci95"][0] <= row["mean_rounds"] <= row["ci95"][1]
         assert row["balance_low"] <= row["balance"] <= row["balance_high"]
-        assert row["character_tilt_low"] <= row["character_tilt_high"]
+        assert row["unfairness_low"] <= row["unfairness"] <= row["unfairness_high"]
+        assert row["character_tilt_low"] <= row["character_tilt"] <= row["character_tilt_high"]
+        assert row["tilted_low"] <= row["tilted_difference"] <= row["tilted_high"]
         assert row["character_tilt"] == abs(row["tilted_difference"])
         assert sorted(row["path_rounds"]) == ["A", "B", "C"]
         spread = max(row["path_rounds"].values()) - min(row["path_rounds"].values())
@@ -548,8 +561,9 @@ def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: 
         k: v for k, v in by_name["Forest run"].items() if k not in ("key", "name", "rank")
     }
     code, out, _ = cli(*argv)
-    assert code == 0 and "Fairness against an average track" in out
+    assert code == 0 and "Fairness: unfairness in points" in out
     assert "My forest" in out.split("Fairness")[1]
+    assert "Forest run = My forest (tied)" in out or "My forest = Forest run (tied)" in out
 
 
 def test_compare_races_exactly_the_tracks_named_each_once(cli: Cli, tmp_path: Path) -> None:
@@ -557,11 +571,11 @@ def test_compare_races_exactly_the_tracks_named_each_once(cli: Cli, tmp_path: Pa
     assert cli("export", "chicane", "-o", str(copy))[0] == 0
     argv = ("compare", "chicane", str(copy), "long-trail", "--races", "200", "--players", "3")
     code, out, err = cli(*argv, "--json")
-    names = [row["name"] for row in json.loads(out)]
+    names = [row["name"] for row in json.loads(out)["tracks"]]
     assert code == 0 and sorted(names) == ["Chicane", "Long trail"]
     assert "is the same track as chicane: compared once" in err
     code, out, _ = cli("compare", "--game", "snowtails", "--races", "200", "--json")
-    assert code == 0 and len(json.loads(out)) == 4  # none named: the game's presets
+    assert code == 0 and len(json.loads(out)["tracks"]) == 4  # none named: the presets
 
 
 @pytest.mark.parametrize("track", ["first-run", "husky-oval"])

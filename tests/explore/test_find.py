@@ -82,7 +82,11 @@ def test_the_sort_follows_which_way_is_better(swept: Path) -> None:
     assert drama.sort_key == "lead_changes" and not drama.descending
     assert [r["lead_changes"] for r in drama.rows] == sorted(_column(swept, "lead_changes"))[:3]
     assert find_tracks(swept, TrackQuery(sort="friction")).sort_key == "bounces"
-    assert len(find_tracks(swept).rows) == 10  # balance, ten, by default
+    assert len(find_tracks(swept).rows) == 10  # unfairness, ten, by default
+    fairest = find_tracks(swept, TrackQuery(sort="fairness", top=30))
+    assert fairest.sort_key == "unfairness" and not fairest.descending
+    unfair = [r["unfairness"] for r in fairest.rows]
+    assert unfair == sorted(unfair)
 
 
 @pytest.mark.slow  # the module's sweep on a Dask cluster: about 15 s for the four

@@ -20,10 +20,10 @@ def space():
     return get_ruleset("yummell").track_space(3)
 
 
-def test_fitness_is_balance_less_the_miss_beyond_the_tolerance() -> None:
-    assert fitness({"rounds_mean": 10.3, "balance": 0.8}, 10, 0.5) == 0.8
-    assert fitness({"rounds_mean": 12.5, "balance": 0.8}, 10, 0.5) == pytest.approx(-1.2)
-    assert fitness({"rounds_mean": 10.6, "balance": 0.9}, 10, 0.5) == pytest.approx(0.8)
+def test_fitness_is_minus_the_unfairness_less_the_miss_beyond_the_tolerance() -> None:
+    assert fitness({"rounds_mean": 10.3, "unfairness": 2.0}, 10, 0.5) == -2.0
+    assert fitness({"rounds_mean": 12.5, "unfairness": 2.0}, 10, 0.5) == pytest.approx(-12.0)
+    assert fitness({"rounds_mean": 10.6, "unfairness": 1.0}, 10, 0.5) == pytest.approx(-1.5)
 
 
 @pytest.mark.parametrize(

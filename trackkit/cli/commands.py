@@ -269,6 +269,7 @@ def find(args: argparse.Namespace) -> Shown:
         parse_filter,
         parse_range,
     )
+    from trackkit.report.orderings import row_tie_groups
     from trackkit.report.sweep import find_text
 
     filters = [("rounds_mean", parse_range(args.length, "--length"))] if args.length else []
@@ -277,6 +278,7 @@ def find(args: argparse.Namespace) -> Shown:
     found = find_tracks(args.folder, query)
     exported = export_tracks(found, args.export) if args.export is not None else None
     data = found.to_json()
+    data["tie_groups"] = row_tie_groups(found.rows, found.sort_key, descending=found.descending)
     if exported is not None:
         data["exported"] = [str(path) for path in exported]
     return Shown(data, find_text(found, exported))

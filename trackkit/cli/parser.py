@@ -99,7 +99,7 @@ def _shared(add: _Commands) -> None:
     add_race_arguments(p)
     p.add_argument("--races", type=_races, default=10_000)
     p.add_argument("--workers", type=_workers, default=1, help=f"1 to {MAX_WORKERS}")
-    p = add.add("profile", commands.profile, "a track's length, balance, drama and friction")
+    p = add.add("profile", commands.profile, "a track's length, fairness, drama and friction")
     _track(p)
     add_race_arguments(p, players=4)
     p.add_argument("--races", type=_races, default=PROFILE_RACES, help=f"default {PROFILE_RACES:,}")
@@ -266,8 +266,9 @@ def _find(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--sort",
-        default="balance",
-        help="a figure or balance, drama, length, exact, friction (default balance)",
+        default="unfairness",
+        help="a figure or fairness, balance, drama, length, exact, friction (default "
+        "unfairness, the fairest first; tied tracks are grouped)",
     )
     direction = p.add_mutually_exclusive_group()
     direction.add_argument("--ascending", dest="descending", action="store_false", default=None)

@@ -32,6 +32,7 @@ from trackkit.explore.sweep_plan import REDO, SweepFolderError, SweepPlan
 
 # a word a designer sorts by, and the figure it means
 SORT_ALIASES: dict[str, str] = {
+    "fairness": "unfairness",
     "balance": "balance",
     "drama": "lead_changes",
     "length": "rounds_mean",
@@ -110,7 +111,7 @@ class TrackQuery:
     the first ``top``."""
 
     filters: tuple[tuple[str, Range], ...] = ()
-    sort: str = "balance"
+    sort: str = "unfairness"
     descending: bool | None = None
     top: int = DEFAULT_TOP
 

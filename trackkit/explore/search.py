@@ -1,8 +1,8 @@
-"""Search a design space too large to sweep for tracks of a target length with the best
-balance: MAP-Elites (quality-diversity search) over cells of length × balance.
+"""Search a design space too large to sweep for the fairest tracks of a target length
+(lowest unfairness): MAP-Elites (quality-diversity search) over cells of length × unfairness.
 
 The archive is ``ribs``' :class:`~ribs.archives.GridArchive`: each cell of (mean rounds,
-balance) keeps the best track found for it, by :func:`fitness`. New candidates are
+unfairness) keeps the best track found for it, by :func:`fitness`. New candidates are
 mutations of elites drawn from the archive. A track is its rank in the space's canonical
 depth-first order, where neighbours share their first tiles. So a mutation moves the rank
 by a jump of log-uniform size: a small jump changes the last tiles, a large one the first
@@ -36,13 +36,13 @@ from trackkit.explore.profile import (
 from trackkit.explore.seeds import draw_seed
 
 Method = Literal["map-elites", "random"]
-LENGTH_CELLS, BALANCE_CELLS = 24, 20
-# balance moves few wins on any track (0.85 to 1 on the bundled spaces): the archive's
-# balance cells span this range, and a balance below it shares the lowest row
-BALANCE_RANGE = (0.8, 1.0)
+LENGTH_CELLS, FAIRNESS_CELLS = 24, 20
+# unfairness, in points of win share, lies within this range on the bundled spaces (1 to
+# 10 at 3 and 4 players): the archive's rows span it, and more shares the last row
+FAIRNESS_RANGE = (0.0, 15.0)
 FRESH = 0.1  # share of candidates drawn uniformly rather than mutated
 TOURNAMENT = 4  # elites drawn for each parent chosen by fitness
-PENALTY = 1.0  # fitness lost per round of mean length outside the tolerance
+PENALTY = 5.0  # fitness (points of unfairness) lost per round of length beyond the tolerance
 CHECK_DRAW = 1 << 20  # the draw number of the best tracks' last, longer profile
 RETRY_SHARE = 0.25  # share of a MAP-Elites batch spent profiling promising tracks again
 MAX_PROFILES = 8  # profiles of one track a search pools at most
@@ -50,16 +50,17 @@ Progress = Callable[[int, int], None]
 
 
 def fitness(values: dict[str, float], target: float, tolerance: float) -> float:
-    """Balance, less :data:`PENALTY` per round the mean length lies beyond ``tolerance``
-    of ``target``: within the tolerance, the most balanced track is the best."""
+    """Minus the unfairness (points), less :data:`PENALTY` per round the mean length lies
+    beyond ``tolerance`` of ``target``: within the tolerance, the fairest track is the
+    best."""
     miss = max(0.0, abs(values["rounds_mean"] - target) - tolerance)
-    return values["balance"] - PENALTY * miss
+    return -values["unfairness"] - PENALTY * miss
 
 
 @dataclass(frozen=True)
 class SearchSettings:
     """What a search looks for and how: tracks whose mean length is within ``tolerance``
-    rounds of ``target_length``, the most balanced first; ``budget`` profiles spent by
+    rounds of ``target_length``, the fairest first; ``budget`` profiles spent by
     ``method`` (MAP-Elites in batches of ``batch`` candidates, or uniform draws), and the
     ``top`` tracks found profiled again with ``check_races`` races."""
 
@@ -110,7 +111,7 @@ class SearchResult:
     races: int
     best: tuple[Found, ...]
     evaluated: int  # distinct tracks profiled (some more than once)
-    cells: int  # cells of the length × balance map holding a track
+    cells: int  # cells of the length × unfairness map holding a track
     history: tuple[float, ...]  # best fitness after each candidate
     check_races: int = 0  # races of the second profile of the best tracks
 
@@ -140,7 +141,7 @@ def search(
 ) -> SearchResult:
     """Spend ``settings.budget`` profiles on ``space`` (a track space: ``len``,
     ``track(rank)``, ``sample_ranks``) looking for tracks whose mean length is within the
-    tolerance of the target length with the best balance (:class:`SearchSettings`); profile
+    tolerance of the target length the fairest (:class:`SearchSettings`); profile
     the top ones found again with ``check_races`` races. Every candidate is profiled with
     ``profile``'s races, seed and precision, without the exact figures (the search ranks
     sampled ones). ``progress(done, budget)`` counts profiles."""
@@ -224,9 +225,9 @@ def _cell(values: dict[str, float], target: float) -> tuple[int, int]:
     low, high = _length_range(target)
     length = (values["rounds_mean"] - low) / (high - low)
     column = min(LENGTH_CELLS - 1, max(0, int(length * LENGTH_CELLS)))
-    low_balance, high_balance = BALANCE_RANGE
-    share = (values["balance"] - low_balance) / (high_balance - low_balance)
-    row = min(BALANCE_CELLS - 1, max(0, int(share * BALANCE_CELLS)))
+    low, high = FAIRNESS_RANGE
+    share = (values["unfairness"] - low) / (high - low)
+    row = min(FAIRNESS_CELLS - 1, max(0, int(share * FAIRNESS_CELLS)))
     return column, row
 
 
@@ -282,7 +283,7 @@ class _Profiles:
 
 
 def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
-    """Fill a length × balance archive: a uniform start, then batches of mutations of its
+    """Fill a length × unfairness archive: a uniform start, then batches of mutations of its
     elites, a quarter of each batch profiling the fittest tracks again (their figures
     pooled) so that a lucky first profile does not stay on top. Returns the cells filled."""
     from ribs.archives import GridArchive  # loaded only by a search
@@ -290,8 +291,8 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
     size, budget = len(space), profiles.budget
     archive = GridArchive(
         solution_dim=1,
-        dims=(LENGTH_CELLS, BALANCE_CELLS),
-        ranges=(_length_range(profiles.target), BALANCE_RANGE),
+        dims=(LENGTH_CELLS, FAIRNESS_CELLS),
+        ranges=(_length_range(profiles.target), FAIRNESS_RANGE),
         seed=seed,
         dtype=np.float64,
     )
@@ -306,7 +307,7 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
         archive.add(
             np.array([[float(r)] for r in ranks]),
             np.array([profiles.fitness(r) for r in ranks]),
-            np.array([[v["rounds_mean"], v["balance"]] for v in values]),
+            np.array([[v["rounds_mean"], v["unfairness"]] for v in values]),
         )
 
     for rank in space.sample_ranks(min(budget, max(batch, budget // 5)), seed, distinct=True):

@@ -64,6 +64,9 @@ class Retest:
     cpu_seconds_per_profile: float = math.nan
     baseline: dict[str, float] | None = None  # each track its own seed (no common numbers)
     baseline_cpu_seconds: float = math.nan
+    # per sweep: the share of its tracks told apart from its fairest (lowest unfairness)
+    told_from_fairest: tuple[float, ...] = ()
+    largest_tie: tuple[float, ...] = ()  # per sweep: the share of tracks at its commonest value
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +77,8 @@ class Retest:
             "cpu_seconds_per_profile": self.cpu_seconds_per_profile,
             "baseline_spearman": self.baseline,
             "baseline_cpu_seconds_per_profile": self.baseline_cpu_seconds,
+            "told_from_fairest": list(self.told_from_fairest),
+            "largest_tie": list(self.largest_tie),
         }
 
 
@@ -148,12 +153,40 @@ def retest_sweeps(first: str | Path, second: str | Path) -> Retest:
             "retest needs sweeps of the same tracks"
         )
     keys = [k for k in RETESTED if k in left.columns and k in right.columns]
+    frames = (left.loc[shared], right.loc[shared])
     return Retest(
         what=f"two sweeps of {a.players}-player tracks (seeds {a.seed}, {b.seed})",
         tracks=len(shared),
         races=a.races,
         correlations={k: spearman(left.loc[shared, k], right.loc[shared, k]) for k in keys},
+        told_from_fairest=tuple(told_from_fairest(frame) for frame in frames),
+        largest_tie=tuple(largest_tie(frame["unfairness"]) for frame in frames),
     )
+
+
+def told_from_fairest(frame: pd.DataFrame) -> float:
+    """The share of a sweep's tracks whose unfairness is told apart from the fairest
+    track's: each difference tested with the two 95% intervals' standard errors (taken
+    as independent), Holm-corrected over the tracks compared."""
+    from statistics import NormalDist
+
+    from trackkit.explore.paired import Z95, holm
+
+    if "unfairness_low" not in frame.columns or len(frame) < 2:
+        return math.nan
+    value = frame["unfairness"].to_numpy()
+    error = (frame["unfairness_high"] - frame["unfairness_low"]).to_numpy() / (2 * Z95)
+    best = int(np.argmin(value))
+    spread = np.hypot(error, error[best])
+    score = np.divide(value - value[best], spread, out=np.zeros_like(value), where=spread > 0)
+    normal = NormalDist()
+    p_values = {(best, i): 2 * (1 - normal.cdf(z)) for i, z in enumerate(score) if i != best}
+    return len(holm(p_values)) / len(frame)
+
+
+def largest_tie(values: pd.Series) -> float:
+    """The share of the tracks that hold a sweep's commonest value of a figure."""
+    return float(values.value_counts().iloc[0] / len(values)) if len(values) else math.nan
 
 
 def retest_text(retest: Retest) -> str:
@@ -173,4 +206,10 @@ def retest_text(retest: Retest) -> str:
         if retest.baseline:
             line += f" {retest.baseline[key]:9.3f}"
         lines.append(line)
+    for i, share in enumerate(retest.told_from_fairest):
+        lines.append(
+            f"Sweep {i + 1}: {share:.1%} of the tracks told apart from the fairest (unfairness, "
+            f"95%, Holm); the commonest unfairness value holds {retest.largest_tie[i]:.2%} of "
+            "them"
+        )
     return "\n".join(lines)

@@ -2,9 +2,9 @@
 
 For each seed, both methods spend ``budget`` profiles on the same space and target; the
 best track each found is profiled again with more races and another seed, and that
-checked fitness (balance, less a penalty outside the length tolerance) is compared, so a
-lucky first profile does not count. Reported: the median checked fitness of each method
-over the seeds, how often MAP-Elites did better, and the seconds each took.
+checked fitness (minus the unfairness, less a penalty outside the length tolerance) is
+compared, so a lucky first profile does not count. Reported: the median checked fitness of
+each method over the seeds, how often MAP-Elites did better, and the seconds each took.
 """
 
 from __future__ import annotations

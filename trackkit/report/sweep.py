@@ -10,11 +10,13 @@ from typing import Any
 from trackkit.errors import shown
 from trackkit.explore.find import FoundTracks
 from trackkit.explore.sweep import SweepRun, SweepStatus
+from trackkit.report.orderings import row_tie_groups
 
 # the columns `trackkit find` shows, with their headings and formats
 SHOWN_FIGURES: tuple[tuple[str, str, str], ...] = (
     ("rounds_mean", "rounds", ".1f"),
     ("exact_rounds", "exact", ".1f"),
+    ("unfairness", "unfairness", ".1f"),
     ("balance", "balance", ".3f"),
     ("lead_changes", "leads", ".2f"),
     ("last_round", "last rnd", ".2f"),
@@ -61,6 +63,21 @@ def sweep_text(run: SweepRun) -> str:
     return "\n".join(lines)
 
 
+def _wrapped_groups(groups: list[list[Any]], key: str) -> list[str]:
+    """Tie groups in words: which ranks the races cannot tell apart on ``key``."""
+    import textwrap
+
+    parts = [
+        " = ".join(f"#{rank}" for rank in group) + (" (tied)" if len(group) > 1 else "")
+        for group in groups
+    ]
+    text = (
+        f"Tie groups on {key} (told apart at 95% by their intervals, Holm-corrected; "
+        "best first): " + "; then ".join(parts)
+    )
+    return textwrap.wrap(text, 92)
+
+
 def _cell(value: Any, form: str) -> str:
     return "-" if value is None else format(value, form)
 
@@ -88,6 +105,10 @@ def find_text(found: FoundTracks, exported: list[Path] | None = None) -> str:
     lines.append("")
     for line in table:
         lines.append("  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=True)))
+    groups = row_tie_groups(found.rows, found.sort_key, descending=found.descending)
+    if groups is not None and len(found.rows) > 1:
+        lines.append("")
+        lines += _wrapped_groups(groups, found.sort_key)
     if exported is not None:
         lines.append("")
         lines.append(f"Exported {len(exported)} track file{'s' if len(exported) != 1 else ''}:")

@@ -33,6 +33,11 @@ def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigur
         exact_solo_rounds=9.876,
         mean_rounds=mean,
         ci95=(mean - 0.1, mean + 0.1),
+        unfairness=4.2,
+        unfairness_low=3.1,
+        unfairness_high=5.0,
+        unfairness_character=3.0,
+        unfairness_start=2.9,
         balance=balance,
         balance_low=balance - 0.02,
         balance_high=balance + 0.01,
@@ -41,6 +46,8 @@ def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigur
         character_tilt_high=0.088,
         tilted_character="Character 5",
         tilted_difference=-0.061,
+        tilted_low=-0.088,
+        tilted_high=-0.032,
         path_spread=0.55,
         path_rounds={"A": 9.876, "B": 10.426, "C": 10.1},
         character_rounds_spread=math.nan,
@@ -53,10 +60,15 @@ ROWS = [_row(1, "A very long track name that runs past the column", 14.5), _row(
 
 def test_compare_summary_is_json_with_the_intervals_and_the_fairness_figures() -> None:
     data = json.loads(json.dumps(compare_summary(ROWS)))
-    assert [row["rank"] for row in data] == [1, 2]
-    assert data[1]["ci95"] == [9.15, 9.35]
-    assert data[0]["terrain_mix"]["plain"] == 0.5
-    row = data[0]
+    tracks = data["tracks"]
+    assert [row["rank"] for row in tracks] == [1, 2]
+    assert tracks[1]["ci95"] == [9.15, 9.35]
+    assert tracks[0]["terrain_mix"]["plain"] == 0.5
+    row = tracks[0]
+    assert [row["unfairness_low"], row["unfairness"], row["unfairness_high"]] == [3.1, 4.2, 5.0]
+    assert row["tilted_low"] <= row["tilted_difference"] <= row["tilted_high"] < 0  # signed
+    assert "paired" not in row
+    assert data["orderings"] == []  # rows without races behind them: nothing is claimed
     assert [row["balance_low"], row["balance"], row["balance_high"]] == pytest.approx(
         [0.93, 0.95, 0.96]
     )
@@ -78,15 +90,13 @@ def test_compare_text_ranks_the_rows_with_their_figures() -> None:
         "    50%   25%   12%   12%"
     )
     assert lines[3].startswith(" 2 Short ") and "9.25 (9.15-9.35)" in lines[3]
-    assert lines[5].startswith("Fairness against an average track")
+    assert lines[5].startswith("Fairness: unfairness in points")
     header, first = lines[6], lines[7]
-    assert "balance (95% CI)" in header and "most-moved character" in header
-    assert first == (
-        " 1 A very long track name that runs  0.950 (0.930-0.960)  Character 5             "
-        "       -6.1 (3.2-8.8)         0.55                 -"
-    )
+    assert "unfairness (95% CI)" in header and "most-moved character" in header
+    assert first.startswith(" 1 A very long track name that runs ")
+    assert "4.2 (3.1-5.0)" in first and "-6.1 (-8.8 to -3.2)" in first  # signed, signed
     # the columns line up under their headings (the not-solved spread is a dash)
-    for heading, value in (("balance (95% CI)", "0.960)"), ("points (tilt 95% CI)", "8.8)")):
+    for heading, value in (("unfairness (95% CI)", "5.0)"), ("points (95% CI)", "-3.2)")):
         assert header.index(heading) + len(heading) == first.index(value) + len(value)
     assert lines[-2].startswith("exact solo: the profile's reference racer")
 
@@ -113,8 +123,13 @@ def test_rows_are_the_profiles_of_one_seed_with_the_exact_figures_beside(
             v["balance_high"],
         )
         assert row.character_tilt == v["character_tilt"] == abs(row.tilted_difference)
+        assert row.unfairness == v["unfairness"]
         assert row.path_rounds == {"A": 7.5, "B": 7.9} and row.path_spread == 0.4
         assert row.exact_solo_rounds == 7.5 and row.character_rounds_spread == 1.5
+    # the two tracks share their races: what the comparison claims is beyond noise
+    claims = compare_summary(rows)["orderings"]
+    assert {c["figure"] for c in claims} <= {"unfairness", "rounds_mean"}
+    assert {"figure": "rounds_mean", "better": "First run", "worse": "Forest run"} in claims
 
 
 def test_compare_refuses_races_a_profile_cannot_run() -> None:

@@ -195,11 +195,15 @@ class SnowTailsFace:
         seed: int,
         progress: Callable[[int, int], None] | None = None,
     ) -> Shown:
-        from trackkit.games.snowtails.face.texts import compare_text, compare_tracks
+        from trackkit.games.snowtails.face.texts import (
+            compare_summary,
+            compare_text,
+            compare_tracks,
+        )
 
         rows = compare_tracks(dict(tracks), options, races=races, seed=seed, progress=progress)
         text = compare_text(rows, players=options.players, races=races, seed=seed)
-        return Shown([row.to_json() for row in rows], text)
+        return Shown(compare_summary(rows), text)
 
     def track_text(self, track: SnowTrack, folder: Path) -> str:
         return track.to_toml()

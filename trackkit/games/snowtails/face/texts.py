@@ -13,7 +13,7 @@ track file numbers it (lanes from 1 on the left in board order).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from trackkit.games.snowtails.presets import list_presets
 from trackkit.games.snowtails.race import RaceOptions, RaceRecord, TournamentBatch
 from trackkit.games.snowtails.ruleset import space_name
 from trackkit.games.snowtails.track import SnowTrack
+from trackkit.report.orderings import orderings, orderings_text
 
 
 def _segment_text(segment: Any) -> str:
@@ -179,12 +180,20 @@ class SnowFigures:
     ci95: tuple[float, float]
     collisions: float  # collision cards taken per race, all sleds
     trees_hit: float
+    unfairness: float  # points a sled's win chance is moved from fair by its start slot
+    unfairness_low: float
+    unfairness_high: float
     slot_spread: float  # best start slot's win rate minus the worst's
+    slot_spread_low: float  # its 95% interval (simultaneous intervals of the slots)
+    slot_spread_high: float
     last_round: float  # share of races decided in the last round
     rank: int = 0
+    # the profile's figures to order tracks by (not in the JSON)
+    paired: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, paired={}))
+        del data["paired"]
         data["ci95"] = list(self.ci95)
         return data
 
@@ -197,14 +206,17 @@ def compare_tracks(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[SnowFigures]:
-    """Figures for every track, ranked from the longest simulated race to the shortest."""
-    from trackkit.sim.montecarlo import simulate
+    """Figures for every track, each profiled with the same options, races and seed
+    (common random numbers: race ``r`` draws the same start order and cards on every
+    track), ranked from the longest simulated race to the shortest."""
+    from trackkit.explore.profile import ProfileSettings, profile_track
 
     rows = []
+    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races)
     for done, (key, track) in enumerate(tracks.items(), 1):
         shown_data = show_summary(track)
-        result = simulate(track, options, races=races, seed=seed)
-        slots = [r["win_rate"] for r in result.by_group("slot") if r["win_rate"] is not None]
+        profile = profile_track(track, settings, options=options)
+        v = profile.values
         rows.append(
             SnowFigures(
                 key=key,
@@ -213,12 +225,18 @@ def compare_tracks(
                 steps_to_finish=shown_data["steps_to_finish"],
                 trees=len(track.trees),
                 buildings=len(track.buildings),
-                mean_rounds=result.mean_rounds,
-                ci95=result.ci95,
-                collisions=result.tally("collisions")["mean"],
-                trees_hit=result.tally("trees")["mean"],
-                slot_spread=max(slots) - min(slots),
-                last_round=result.tally("decided_last_round")["mean"],
+                mean_rounds=v["rounds_mean"],
+                ci95=(v["rounds_mean_low"], v["rounds_mean_high"]),
+                collisions=v["collisions"],
+                trees_hit=v["trees"],
+                unfairness=v["unfairness"],
+                unfairness_low=v["unfairness_low"],
+                unfairness_high=v["unfairness_high"],
+                slot_spread=v["start_spread"],
+                slot_spread_low=v["start_spread_low"],
+                slot_spread_high=v["start_spread_high"],
+                last_round=v["decided_last_round"],
+                paired=profile.paired,
             )
         )
         if progress:
@@ -227,26 +245,43 @@ def compare_tracks(
     return [replace(row, rank=rank) for rank, row in enumerate(ranked, 1)]
 
 
+def compare_summary(rows: list[SnowFigures]) -> dict[str, Any]:
+    """The ranked rows (``tracks``) and the orderings stated beyond noise."""
+    found = orderings({row.name: row.paired for row in rows})
+    return {"tracks": [row.to_json() for row in rows], **found.to_json()}
+
+
 def compare_text(rows: list[SnowFigures], *, players: int, races: int, seed: int) -> str:
     """A ranked table: simulated length with its 95% interval, collisions and trees hit per
-    race, the start-slot spread of win rates and the share decided in the last round."""
+    race, unfairness (the start slots against the fair share) and the start-slot spread of
+    win rates with their intervals, the share decided in the last round; then the
+    orderings told apart beyond noise."""
     lines = [
         f"{len(rows)} Snow Tails tracks, {players} sleds, {races:,} races each, seed {seed}; "
         "ranked from the longest race",
         f"{'#':>2} {'track':<24} {'steps':>5} {'rounds (95% CI)':>22} {'cards':>6} "
-        f"{'trees':>6} {'slot spread':>11} {'last round':>10}",
+        f"{'trees':>6} {'unfairness (95% CI)':>20} {'slot spread (95% CI)':>21} "
+        f"{'last round':>10}",
     ]
     for row in rows:
         steps = "-" if row.steps_to_finish is None else str(row.steps_to_finish)
+        unfair = f"{row.unfairness:.1f} ({row.unfairness_low:.1f}-{row.unfairness_high:.1f})"
+        spread = (
+            f"{100 * row.slot_spread:.1f} ({100 * row.slot_spread_low:.1f}-"
+            f"{100 * row.slot_spread_high:.1f})"
+        )
         lines.append(
             f"{row.rank:>2} {shown(row.name)[:24]:<24} {steps:>5} "
             f"{row.mean_rounds:>7.2f} ({row.ci95[0]:.2f}-{row.ci95[1]:.2f}) "
-            f"{row.collisions:>6.2f} {row.trees_hit:>6.2f} {100 * row.slot_spread:>10.1f}% "
+            f"{row.collisions:>6.2f} {row.trees_hit:>6.2f} {unfair:>20} {spread:>21} "
             f"{100 * row.last_round:>9.1f}%"
         )
+    lines += ["", *orderings_text(orderings({row.name: row.paired for row in rows}))]
     lines.append(
         "steps: fewest steps from the start to cross the line; cards and trees: per race, "
-        "all sleds; slot spread: best start slot's win rate minus the worst's"
+        "all sleds; unfairness: points by which a sled's chance of winning is moved from "
+        "fair by its start slot (root mean square); slot spread: best start slot's win "
+        "rate minus the worst's, in points"
     )
     return "\n".join(lines)
 

@@ -98,6 +98,11 @@ def _bench(values: Mapping[str, Any]) -> Shown:
 
         searched = bench_search(get_ruleset("yummell").track_space(SEARCH_PLAYERS))
         return Shown(searched.to_json(), bench_search_text(searched))
+    if values["coverage"]:
+        from trackkit.report.bench_coverage import bench_coverage, coverage_text
+
+        coverage = bench_coverage(tracks=values["coverage_tracks"])
+        return Shown(coverage.to_json(), coverage_text(coverage))
     if values["reliability"] or values["retest"]:
         from trackkit.report.bench_reliability import (
             bench_reliability,
@@ -262,6 +267,22 @@ COMMANDS = (
                 low=3,
                 high=26_640,
                 rule="the reliability benchmark profiles {low} to {high} tracks",
+            ),
+            Argument(
+                "coverage",
+                "profile 4-player tracks and Snow Tails' demo boards against the same raced "
+                "20 times longer on another seed: each interval family's coverage",
+                "switch",
+                default=False,
+            ),
+            Argument(
+                "coverage_tracks",
+                "Yummell tracks the coverage benchmark profiles (default 24)",
+                "int",
+                default=24,
+                low=1,
+                high=26_640,
+                rule="the coverage benchmark profiles {low} to {high} tracks",
             ),
             Argument(
                 "retest",

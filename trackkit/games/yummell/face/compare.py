@@ -39,6 +39,7 @@ from trackkit.games.base import race_ready
 from trackkit.games.yummell.policies import greedy_route
 from trackkit.games.yummell.setup import RaceOptions
 from trackkit.games.yummell.terrain import Terrain, route_cost
+from trackkit.report.orderings import Orderings, orderings, orderings_text
 
 MIX_COLUMNS = ("plain", "woods", "hills", "swamp")  # the terrain mix's columns, in order
 
@@ -70,6 +71,11 @@ class TrackFigures:
     exact_solo_rounds: float  # the profile's reference racer, greedy start path
     mean_rounds: float
     ci95: tuple[float, float]
+    unfairness: float  # points a racer's win chance is moved from fair (the headline)
+    unfairness_low: float
+    unfairness_high: float
+    unfairness_character: float
+    unfairness_start: float
     balance: float
     balance_low: float
     balance_high: float
@@ -78,13 +84,18 @@ class TrackFigures:
     character_tilt_high: float
     tilted_character: str
     tilted_difference: float  # its win rate here minus on an average track
+    tilted_low: float  # and that difference's 95% interval (signed)
+    tilted_high: float
     path_spread: float
     path_rounds: dict[str, float]
     character_rounds_spread: float
     rank: int = 0
+    # the profile's figures to order tracks by (not in the JSON)
+    paired: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, paired={}))
+        del data["paired"]
         data["ci95"] = list(self.ci95)
         return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
 
@@ -142,6 +153,11 @@ def track_figures(
         exact_solo_rounds=solved.exact["exact_rounds"],
         mean_rounds=v["rounds_mean"],
         ci95=(v["rounds_mean_low"], v["rounds_mean_high"]),
+        unfairness=v["unfairness"],
+        unfairness_low=v["unfairness_low"],
+        unfairness_high=v["unfairness_high"],
+        unfairness_character=v["unfairness_character"],
+        unfairness_start=v.get("unfairness_start", math.nan),
         balance=v["balance"],
         balance_low=v["balance_low"],
         balance_high=v["balance_high"],
@@ -150,9 +166,12 @@ def track_figures(
         character_tilt_high=v["character_tilt_high"],
         tilted_character=tilted["name"],
         tilted_difference=tilted["difference"],
+        tilted_low=tilted["difference_low"],
+        tilted_high=tilted["difference_high"],
         path_spread=solved.exact["path_spread"],
         path_rounds=dict(solved.details.get("path_rounds", {})),
         character_rounds_spread=solved.exact["character_rounds_spread"],
+        paired=profile.paired,
     )
 
 
@@ -167,14 +186,14 @@ def compare_tracks(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[TrackFigures]:
     """Figures for every track, each profiled with ``options`` (default: the profile's,
-    start paths dealt), ``races`` and ``seed``, ranked from the longest race to the
+    start paths chosen freely), ``races`` and ``seed``, ranked from the longest race to the
     shortest. ``solve`` gives each track's :class:`Solved` (e.g. kept from an earlier
     comparison)."""
     if not 2 <= races <= MAX_PROFILE_RACES:
         raise TrackkitError(
             f"compare profiles every track with 2 to {MAX_PROFILE_RACES:,} races, not {races:,}"
         )
-    options = options or RaceOptions(start_paths="dealt")
+    options = options or RaceOptions(start_paths="free")
     rows = []
     for done, (key, track) in enumerate(tracks.items(), 1):
         solved = solve(track, options)
@@ -189,9 +208,15 @@ def compare_tracks(
     return [replace(row, rank=rank) for rank, row in enumerate(ranked, 1)]
 
 
-def compare_summary(rows: list[TrackFigures]) -> list[dict[str, Any]]:
-    """The ranked rows as JSON-able data, one dict per track."""
-    return [row.to_json() for row in rows]
+def compare_summary(rows: list[TrackFigures]) -> dict[str, Any]:
+    """The ranked rows as JSON-able data (``tracks``, one dict per track) and the orderings
+    the comparison states (``orderings``: only those beyond noise, with the tie groups)."""
+    return {"tracks": [row.to_json() for row in rows], **track_orderings(rows).to_json()}
+
+
+def track_orderings(rows: list[TrackFigures]) -> Orderings:
+    """What the comparison may say of its tracks beyond noise (fairer, shorter)."""
+    return orderings({row.name: row.paired for row in rows})
 
 
 def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: int) -> str:
@@ -215,26 +240,31 @@ def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: in
         )
     lines += [
         "",
-        "Fairness against an average track (30 tracks drawn from the space, raced alike)",
-        f"{'#':>2} {'track':<32} {'balance (95% CI)':>20}  {'most-moved character':<24} "
-        f"{'points (tilt 95% CI)':>20}  {'path spread':>11}  {'character spread':>16}",
+        "Fairness: unfairness in points (characters against an average track, the start "
+        "against the fair share)",
+        f"{'#':>2} {'track':<32} {'unfairness (95% CI)':>20} {'chars':>5} {'start':>5}  "
+        f"{'most-moved character':<24} {'points (95% CI)':>20}  {'path spread':>11}  "
+        f"{'character spread':>16}",
     ]
-    for row in rows:
-        balance = f"{row.balance:.3f} ({row.balance_low:.3f}-{row.balance_high:.3f})"
-        tilt = (
-            f"{100 * row.tilted_difference:+.1f} ({100 * row.character_tilt_low:.1f}-"
-            f"{100 * row.character_tilt_high:.1f})"
+    for row in sorted(rows, key=lambda row: row.unfairness):
+        unfair = f"{row.unfairness:.1f} ({row.unfairness_low:.1f}-{row.unfairness_high:.1f})"
+        moved = (
+            f"{100 * row.tilted_difference:+.1f} ({100 * row.tilted_low:+.1f} to "
+            f"{100 * row.tilted_high:+.1f})"
         )
         lines.append(
-            f"{row.rank:>2} {row.name[:32]:<32} {balance:>20}  {row.tilted_character[:24]:<24} "
-            f"{tilt:>20}  {_exact(row.path_spread):>11}  {_exact(row.character_rounds_spread):>16}"
+            f"{row.rank:>2} {row.name[:32]:<32} {unfair:>20} {row.unfairness_character:>5.1f} "
+            f"{row.unfairness_start:>5.1f}  {row.tilted_character[:24]:<24} {moved:>20}  "
+            f"{_exact(row.path_spread):>11}  {_exact(row.character_rounds_spread):>16}"
         )
+    lines += ["", *orderings_text(track_orderings(rows))]
     lines += [
         "exact solo: the profile's reference racer on the greedy start path, infinite deck, "
         "greedy (trackkit exact); spreads: exact solo rounds, slowest start path or "
         "character minus fastest",
-        "balance: 1 - the share of wins the track moves between characters against an "
-        "average track; tilt: how far it moves the most-moved character's win rate",
+        "unfairness: how far the track moves a racer's chance of winning from fair, in "
+        "points (root mean square over the characters and the order of first moves); the "
+        "most-moved character's move is signed, with its signed interval",
     ]
     return "\n".join(lines)
 
