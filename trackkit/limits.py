@@ -194,6 +194,21 @@ TUNE_RACES = Limit(
     fix="race fewer candidates (budget), tracks, player counts or races per candidate",
 )
 
+# The cards a tune's candidate deck may hold, with every `number` move of the tune file at
+# its `high` (counted from the starting content before any race). Yummell's deck holds 90;
+# measured on this 2-core machine (the hand-made content, one entry's `numbers` padded
+# with more 3s, then ContentFiles.write and load_content), a candidate of 2,090 cards takes
+# 0.07 s to build and load and 200 races of 5 on First run no longer than with 90, while
+# 20,000 cards took 24 s a candidate and a billion ended in MemoryError (issue 32).
+TUNE_DECK_CARDS = Limit(
+    key="tune_deck_cards",
+    what="cards in one deck",
+    cli=2_000,
+    app=1_000,
+    env="TRACKKIT_APP_TUNE_DECK_CARDS",
+    fix="lower the `high` of the tune file's `number` moves (tune_deck_cards)",
+)
+
 # A robustness run races every track and the average track's under every combination of
 # readings: combinations × (tracks + the average track's) × races. The app's default is
 # about 30 s of one core at Yummell's pace (and about a minute at Snow Tails' smart pace).

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from trackkit.errors import TuneFileError
 from trackkit.games import get_ruleset
+from trackkit.limits import CostLimitError
 from trackkit.tune.content_files import MARK, ContentFiles, resolve_moves
 from trackkit.tune.spec import parse_tune
 
@@ -181,3 +182,53 @@ def test_any_values_within_the_bounds_give_content_the_game_loads(
     files = ContentFiles.read(folder)
     assert {p.name: files.value(p) for p in parameters} == values
     assert content.characters.shape == (8, 7)
+
+
+RENAMING = """
+[[move]]
+file = "characters.toml"
+entry = "Character 5"
+field = "name"
+choices = ["Character 5", "Character 9"]
+"""
+STRENGTH_OR_NOT = """
+[[move]]
+file = "characters.toml"
+entry = "Character 5"
+field = "build"
+choices = [{ strength = 4 }, { agility = 6 }]
+"""
+
+
+@pytest.mark.parametrize(
+    ("moves", "says"),
+    [
+        # a choice renaming the entry another move finds by its name (was KeyError)
+        (RENAMING + STATS, "sets 'name', the field a move finds its entries by"),
+        # a choice removing a field another move sets (was tomlkit's NonExistentKey)
+        (STRENGTH_OR_NOT + STATS, "both set 'Character 5''s 'strength'"),
+        (STATS + STRENGTH_OR_NOT, "both set 'Character 5''s 'strength'"),
+    ],
+)
+def test_moves_that_would_undo_each_other_are_refused_before_any_race(
+    moves: str, says: str
+) -> None:
+    with pytest.raises(TuneFileError) as raised:
+        _parameters(moves)
+    assert says in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_counts_of_different_numbers_of_one_card_may_move_together() -> None:
+    other = DECK.replace("number = 3", "number = 4").replace("high = 3", "high = 2")
+    assert len(_parameters(DECK + other)) == 2
+
+
+@pytest.mark.parametrize("high", [1_950, 9_999])
+def test_a_deck_a_candidate_could_swell_is_refused_with_its_limit(high: int) -> None:
+    # a deck count's high is the cards a candidate may hold: 20,000 took 24 s a candidate
+    with pytest.raises(CostLimitError) as raised:
+        _parameters(DECK.replace("high = 3", f"high = {high}"))
+    said = str(raised.value)
+    assert "deck.toml's cards with every `number` move at its `high` would need" in said
+    assert "the limit is 2,000" in said and "tune_deck_cards" in said and "\n" not in said
+    assert len(_parameters(DECK.replace("high = 3", "high = 1_000"))) == 1

@@ -13,7 +13,7 @@ import pytest
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 
-from trackkit.errors import TrackkitError
+from trackkit.errors import OutputFileError, TrackkitError
 from trackkit.games import get_ruleset
 from trackkit.report.tune import write_tune_report
 from trackkit.tune import search as search_module
@@ -226,3 +226,126 @@ def test_the_best_is_chosen_among_the_search_s_best_on_a_fresh_seed(broken: Path
     # the start and the three, each on the recheck's seed (the search's + 2)
     assert len(rechecked) == 4 and all(k.endswith("/4000/9") for k in rechecked)
     assert {e["seed"] for e in rechecked.values()} == {9}
+
+
+def _small(broken: Path, budget: int = 1, **changes: str):
+    """The broken roster's tune made cheap: ``budget`` candidates, 2,000 races to confirm."""
+    spec = _spec(broken, **{"budget = 30": f"budget = {budget}", **changes})
+    return spec, TuneSettings(confirm_races=2000)
+
+
+@pytest.mark.parametrize("name", ["content", "report.json", "report.md", "study.journal"])
+def test_a_link_where_a_tune_writes_is_refused_and_nothing_written_through(
+    broken: Path, name: str
+) -> None:
+    spec, settings = _small(broken)
+    out = broken.parent / "out"
+    tune(spec, out, settings)
+    elsewhere = broken.parent / "elsewhere"
+    if name == "content":  # a folder of someone else's, where the tuned content would go
+        elsewhere.mkdir()
+        (elsewhere / "characters.toml").write_text("mine")
+        shutil.rmtree(out / name)
+    else:
+        elsewhere.write_text("mine")
+        (out / name).unlink(missing_ok=True)  # report.md: the reader's report writes it
+    (out / name).symlink_to(elsewhere)
+    with pytest.raises(OutputFileError) as raised:
+        tune(spec, out, settings)
+    assert f"{name}: is a link (to {elsewhere}); a tune writes only inside its folder" in str(
+        raised.value
+    )
+    assert "\n" not in str(raised.value)
+    if name == "content":
+        assert [p.name for p in elsewhere.iterdir()] == ["characters.toml"]
+        assert (elsewhere / "characters.toml").read_text() == "mine"
+    else:
+        assert elsewhere.read_text() == "mine"
+
+
+def test_a_link_made_while_the_tune_runs_is_not_written_through(
+    broken: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec, settings = _small(broken)
+    out = broken.parent / "out"
+    elsewhere = broken.parent / "elsewhere.json"
+    elsewhere.write_text("{}")
+    search = search_module._search
+
+    def linked(*args, **kwargs):  # after the folder was checked, before the confirmation
+        (out / "confirmation.json").symlink_to(elsewhere)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "_search", linked)
+    with pytest.raises(OutputFileError, match="confirmation.json: is a link"):
+        tune(spec, out, settings)
+    assert elsewhere.read_text() == "{}"
+
+
+@pytest.mark.parametrize("where", ["a-file/sub", "dangling", "/proc/x"])
+def test_an_output_folder_that_cannot_be_made_gets_one_line(broken: Path, where: str) -> None:
+    spec, settings = _small(broken)
+    (broken.parent / "a-file").write_text("mine")
+    (broken.parent / "dangling").symlink_to(broken.parent / "nowhere")
+    out = Path(where) if where.startswith("/") else broken.parent / where
+    with pytest.raises(TrackkitError) as raised:
+        tune(spec, out, settings)
+    assert str(out) in str(raised.value) and "\n" not in str(raised.value)
+    assert (broken.parent / "a-file").read_text() == "mine"
+    assert not (broken.parent / "nowhere").exists()
+
+
+def test_records_cut_short_are_raced_again_and_the_tune_resumes(broken: Path) -> None:
+    # what a kill mid-write or a full disk leaves: each record's end missing
+    spec, settings = _small(broken, 3, **{"seed = 7": "seed = 7\nrecheck = 2"})
+    out = broken.parent / "out"
+    first = tune(spec, out, settings)
+    for name in ("recheck.json", "confirmation.json", "study.journal"):
+        data = (out / name).read_bytes()
+        (out / name).write_bytes(data[: len(data) - 20])
+    again = tune(spec, out, settings)
+    assert again.evaluated == first.evaluated == 3
+    assert again.best.values == first.best.values
+    assert again.confirmed_best.to_json() == first.confirmed_best.to_json()
+    assert json.loads((out / "recheck.json").read_text())  # whole again
+    assert json.loads((out / "confirmation.json").read_text())["key"]["best"] == first.best.number
+
+
+class _Killed(BaseException):
+    """A kill the tune has no time to record (SIGKILL): nothing of it is caught."""
+
+
+@pytest.mark.parametrize("sampler", ["tpe", "cmaes"])
+@pytest.mark.parametrize("killed_at", [1, 4])
+def test_a_killed_tune_goes_on_as_if_never_stopped(
+    broken: Path, monkeypatch: pytest.MonkeyPatch, sampler: str, killed_at: int
+) -> None:
+    # a kill mid-race leaves its candidate running in the journal; resumed, it is raced
+    # again under its number, and the search proposes what an uninterrupted one would
+    spec = _spec(
+        broken,
+        **{
+            "budget = 30": f'budget = 6\nsampler = "{sampler}"\nstop_when_met = false',
+            "races = 400": "races = 100",
+            "win_share = 0.06": "win_share = 0.3",
+        },
+    )
+    monkeypatch.setattr(search_module, "STARTUP_TRIALS", 2)  # TPE models from the third
+    whole = _run(spec, broken.parent / "whole", confirm_races=2000)
+    calls = []
+    evaluate = search_module.evaluate
+
+    def killed(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == killed_at:
+            raise _Killed
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "evaluate", killed)
+    with pytest.raises(_Killed):
+        tune(spec, broken.parent / "again", TuneSettings(confirm_races=2000))
+    storage = JournalStorage(JournalFileBackend(str(broken.parent / "again/study.journal")))
+    states = [t.state for t in optuna.load_study(study_name="tune", storage=storage).trials]
+    assert states[-1] == optuna.trial.TrialState.RUNNING and len(states) == killed_at
+    monkeypatch.setattr(search_module, "evaluate", evaluate)
+    assert _run(spec, broken.parent / "again", confirm_races=2000) == whole

@@ -189,3 +189,17 @@ def test_more_share_targets_each_with_its_scope_and_labels() -> None:
     with pytest.raises(TuneFileError, match="cannot be met") as raised:
         parse_tune(text.replace("0.05", "0"), "t.toml")
     assert raised.value.field == "targets.also[0]"
+
+
+@pytest.mark.parametrize("field", ["low", "high", "number"])
+def test_a_moved_value_is_bounded_before_any_race(field: str) -> None:
+    # a deck count moved to a billion built each candidate for minutes, then MemoryError
+    move = '[[move]]\nfile = "deck.toml"\nentry = "Wind"\nfield = "numbers"\n'
+    values = {"number": 2, "low": 0, "high": 3} | {field: 1_000_000_000}
+    text = (
+        "[targets]\nwin_share = 0.03\n" + move + "".join(f"{k} = {v}\n" for k, v in values.items())
+    )
+    with pytest.raises(TuneFileError) as raised:
+        parse_tune(text, "mine.toml")
+    assert raised.value.field == f"move[0].{field}"
+    assert "less than or equal to 10000" in str(raised.value)

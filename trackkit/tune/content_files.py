@@ -22,6 +22,7 @@ from tomlkit.items import AoT, Table
 
 from trackkit.board.datafile import read_text
 from trackkit.errors import ContentFileError, OutputFileError, TuneFileError, shown
+from trackkit.limits import TUNE_DECK_CARDS
 from trackkit.tune.spec import MoveSpec, TuneSpec
 
 MARK = "tuned"  # the comment that marks a value a tune moved
@@ -210,7 +211,70 @@ def resolve_moves(spec: TuneSpec, files: ContentFiles) -> tuple[Parameter, ...]:
                     spec.path, f"move[{index}]", f"{parameter.name} is moved twice; move it once"
                 )
             parameters[parameter.name] = parameter
-    return tuple(parameters.values())
+    found = tuple(parameters.values())
+    _check_overlaps(spec, files, found)
+    _check_decks(files, found)
+    return found
+
+
+def _writes(parameter: Parameter) -> list[str]:
+    """The fields a parameter sets (a choice of tables: every field any choice sets, the
+    others removed), in the order the tune file names them."""
+    if parameter.choices is not None and isinstance(parameter.choices[0], dict):
+        return list(dict.fromkeys(key for choice in parameter.choices for key in choice))
+    return [parameter.field]
+
+
+def _check_overlaps(spec: TuneSpec, files: ContentFiles, parameters: tuple[Parameter, ...]) -> None:
+    """Refuse two moves setting one field of one entry (the second would find it renamed or
+    removed by the first), and a move setting the field by which a move finds its entry."""
+    written: dict[tuple[str, str, int, str], Parameter] = {}
+    keys = {(p.file, p.list_name, p.key) for p in parameters}
+    for parameter in parameters:
+        index = _index(files, parameter)
+        for field in _writes(parameter):
+            if (parameter.file, parameter.list_name, field) in keys:
+                raise TuneFileError(
+                    spec.path,
+                    "move",
+                    f"{parameter.name} sets {field!r}, the field a move finds its entries by: "
+                    "a candidate would rename an entry; move another field",
+                )
+            place = (parameter.file, parameter.list_name, index, field)
+            other = written.get(place)
+            # moves counting different numbers of one list of cards leave each other's be
+            counts = other is not None and None not in (other.number, parameter.number)
+            if other is not None and not counts:
+                raise TuneFileError(
+                    spec.path,
+                    "move",
+                    f"{other.name} and {parameter.name} both set {parameter.entry!r}'s {field!r}; "
+                    "move each field of an entry in one move",
+                )
+            written[place] = parameter
+
+
+def _check_decks(files: ContentFiles, parameters: tuple[Parameter, ...]) -> None:
+    """Refuse `number` moves that could build a deck over the ``tune_deck_cards`` limit:
+    each list of cards counted with every number moved at its ``high``."""
+    decks: dict[tuple[str, str, str], int] = {}
+    moved: dict[tuple[str, str, str], int] = {}
+    for parameter in parameters:
+        if parameter.number is None:
+            continue
+        deck = (parameter.file, parameter.list_name, parameter.field)
+        if deck not in decks:
+            entries = files.documents[parameter.file][parameter.list_name]
+            decks[deck] = sum(
+                len(e[parameter.field]) for e in entries if isinstance(e.get(parameter.field), list)
+            )
+        assert parameter.high is not None
+        moved[deck] = moved.get(deck, 0) + parameter.high - parameter.start
+    for (file, list_name, field), cards in decks.items():
+        TUNE_DECK_CARDS.check(
+            cards + moved[(file, list_name, field)],
+            f"{file}'s {list_name} with every `number` move at its `high`",
+        )
 
 
 def _parameters(spec: TuneSpec, files: ContentFiles, move: MoveSpec, where: str) -> list[Parameter]:

@@ -10,7 +10,14 @@ The output folder holds the study as an Optuna journal (``study.journal``): ever
 candidate is recorded as soon as it is raced, so an interrupted tune loses nothing raced,
 and running the same command again goes on from there. Each proposal is seeded from the
 tune's seed and its number, so a tune that was interrupted and resumed proposes what an
-uninterrupted one would: same seed, same candidates, same result.
+uninterrupted one would: same seed, same candidates, same result. A candidate a kill
+left unfinished (Ctrl-C, or a kill that gave the tune no time to say so) is raced again
+under its own number with the values it was given, and a journal's last record cut short
+(a kill or a full disk mid-write) is dropped and asked again.
+
+Everything a tune writes stays inside its output folder: a link there where it writes
+(``content``, ``report.json``, the journal …) is refused before anything runs, and its
+records are replaced whole (written beside, then renamed), never written through.
 
 When the search stops (budget, time, or a candidate meeting every target), the starting
 content and the best are raced again with ``confirm_races`` races and another seed
@@ -21,6 +28,7 @@ hold there.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 import warnings
@@ -31,9 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from trackkit.errors import TrackkitError, shown
+from trackkit.errors import OutputFileError, TrackkitError, shown
 from trackkit.tune.content_files import Parameter
-from trackkit.tune.evaluate import Evaluation, evaluate, score
+from trackkit.tune.evaluate import Evaluation, Panel, evaluate, score
 from trackkit.tune.plan import TunePlan, TuneSettings, plan_tune
 from trackkit.tune.result import Candidate, TuneResult
 from trackkit.tune.spec import TuneSpec
@@ -44,6 +52,10 @@ FINGERPRINT = "fingerprint"
 CANDIDATE = ".candidate"
 CONFIRMED = "confirmation.json"
 RECHECKED = "recheck.json"
+CONTENT = "content"
+REPORTS = ("report.json", "report.md")
+# every name a tune writes in its folder: none may be a link (it would write elsewhere)
+WRITTEN = (FINGERPRINT, SPEC_COPY, STUDY, CANDIDATE, CONFIRMED, RECHECKED, CONTENT, *REPORTS)
 STARTUP_TRIALS = 10  # TPE's random proposals before it models the results
 # (done, budget, best loss so far, whether the best meets every target); returning False
 # stops the search there (a Cancel button), as an interruption would
@@ -93,10 +105,19 @@ class _Study:
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.plan = plan
-        self.storage = JournalStorage(JournalFileBackend(str(path)))
-        self.study = optuna.create_study(
-            study_name="tune", storage=self.storage, direction="minimize", load_if_exists=True
-        )
+        _repair_journal(path)
+        try:
+            self.storage = JournalStorage(JournalFileBackend(str(path)))
+            self.study = optuna.create_study(
+                study_name="tune", storage=self.storage, direction="minimize", load_if_exists=True
+            )
+        except (ValueError, KeyError, TypeError) as error:  # a record damaged mid-file
+            raise OutputFileError(
+                str(path),
+                None,
+                f"is damaged ({error}); delete the folder's {STUDY} to start afresh, or give "
+                "a new folder",
+            ) from None
         self.states = optuna.trial.TrialState
         self.distributions = _distributions(plan.parameters, plan.spec.sampler == "cmaes")
         if not self.study.get_trials(deepcopy=False):
@@ -107,7 +128,7 @@ class _Study:
             t
             for t in self.study.get_trials(deepcopy=False)
             if t.state in (self.states.COMPLETE, self.states.FAIL)
-            and "interrupted" not in t.user_attrs
+            and "interrupted" not in t.user_attrs  # (earlier tunes failed one so)
         ]
 
     def raced(self) -> list[Any]:
@@ -118,10 +139,22 @@ class _Study:
         return min(raced, key=lambda t: t.value) if raced else None
 
     def ask(self) -> tuple[Any, dict[str, int]]:
-        number = len(self.finished())  # a candidate interrupted mid-race is asked again
+        """The next candidate. A candidate a kill left running is the next one: it is asked
+        again under its own number (its values, or those it had not yet been given, are
+        what they were to be), so that the search goes on as if never stopped."""
+        import optuna
+
+        number = len(self.finished())
         plan = self.plan
         self.study.sampler = _sampler(plan.spec.sampler, plan.seed, number, plan.start_values)
-        trial = self.study.ask(self.distributions)
+        left = self.study.get_trials(deepcopy=False, states=(self.states.RUNNING,))
+        if left:
+            self.study._thread_local.cached_all_trials = None  # as study.ask: read afresh
+            trial = optuna.trial.Trial(self.study, left[0]._trial_id)
+            for name, distribution in self.distributions.items():
+                trial._suggest(name, distribution)  # what study.ask does with them
+        else:
+            trial = self.study.ask(self.distributions)
         return trial, {p.name: int(trial.params[p.name]) for p in plan.parameters}
 
     def note(self, trial: Any, key: str, value: Any) -> None:
@@ -130,6 +163,27 @@ class _Study:
     def fail(self, trial: Any, key: str, value: Any) -> None:
         self.note(trial, key, value)
         self.study.tell(trial, state=self.states.FAIL)
+
+
+def _repair_journal(path: Path) -> None:
+    """Drop the journal's last record when a kill or a full disk cut it short (Optuna
+    would read past it, then append the next record to its half and fail on reading that);
+    the candidate it recorded is asked again."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    end = len(data)
+    if not data.endswith(b"\n"):
+        end = data.rfind(b"\n") + 1
+    else:
+        last = data.rfind(b"\n", 0, end - 1) + 1
+        try:
+            json.loads(data[last:end])
+        except ValueError:
+            end = last
+    if end < len(data):
+        with open(path, "r+b") as journal:
+            journal.truncate(end)
 
 
 def _search(
@@ -154,17 +208,13 @@ def _search(
                 return "time"
             trial, values = study.ask()
             try:
-                shutil.rmtree(folder, ignore_errors=True)
+                _clear(folder)
                 plan.files.with_values(plan.parameters, values).write(folder)
                 loaded = plan.ruleset.load_content(folder)
             except TrackkitError as refusal:
                 study.fail(trial, "refused", str(refusal))
                 continue
-            try:
-                evaluation = evaluate(plan.panel, loaded, pool=pool)
-            except KeyboardInterrupt:
-                study.fail(trial, "interrupted", True)
-                raise
+            evaluation = evaluate(plan.panel, loaded, pool=pool)  # interrupted: asked again
             raced = study.raced()
             start = Evaluation.from_json(raced[0].user_attrs["evaluation"]) if raced else evaluation
             result = score(evaluation, plan.targets, start, _changes(plan, values))
@@ -174,7 +224,7 @@ def _search(
     except KeyboardInterrupt:
         return "interrupted"
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _clear(folder)
 
 
 def _conclude(
@@ -226,12 +276,16 @@ def _changes(plan: TunePlan, values: dict[str, int]) -> int:
 
 def _prepare_out(out: Path, plan: TunePlan) -> None:
     """The output folder: new, empty, or holding this very tune (to resume); never one
-    holding anything else."""
+    holding anything else, nor one where a name the tune writes is a link."""
     marker = out / FINGERPRINT
     fingerprint = plan.fingerprint()
+    if out.is_symlink() and not out.exists():
+        raise OutputFileError(str(out), None, "is a link to nothing; give a folder for the tune")
     if out.exists():
         if not out.is_dir():
             raise TrackkitError(f"{shown(out)} is a file; give a folder for the tune's output")
+        for name in WRITTEN:
+            _inside(out, name)
         if marker.exists():
             if marker.read_text().strip() != fingerprint:
                 raise TrackkitError(
@@ -244,9 +298,59 @@ def _prepare_out(out: Path, plan: TunePlan) -> None:
                 f"{shown(out)} is a folder with files in it and no tune; give a new or empty "
                 "folder (nothing in it is replaced)"
             )
-    out.mkdir(parents=True, exist_ok=True)
-    marker.write_text(fingerprint + "\n")
-    (out / SPEC_COPY).write_text(plan.spec.text, encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFileError(
+            str(out), None, f"cannot be made ({error.strerror or error}); give another folder"
+        ) from None
+    _write(out, FINGERPRINT, fingerprint + "\n")
+    _write(out, SPEC_COPY, plan.spec.text)
+
+
+def _inside(out: Path, name: str) -> Path:
+    """``out / name``, refused if it is a link: the tune would write where it points."""
+    path = out / name
+    if path.is_symlink():
+        raise OutputFileError(
+            str(path),
+            None,
+            f"is a link (to {shown(os.readlink(path), 80)}); a tune writes only inside its "
+            "folder: remove the link, or give a new folder",
+        )
+    return path
+
+
+def _write(out: Path, name: str, text: str) -> None:
+    """``text`` as the file ``out / name``, whole: written beside it, then renamed over it
+    (a kill leaves the old file or the new one, and a link there is replaced, not
+    followed)."""
+    path = _inside(out, name)
+    partial = out / f".{name}.partial"
+    try:
+        partial.unlink(missing_ok=True)
+        with open(partial, "x", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(partial, path)
+    except OSError as error:
+        raise OutputFileError(str(path), None, error.strerror or str(error)) from None
+
+
+def _read(out: Path, name: str) -> dict[str, Any]:
+    """The JSON record ``out / name`` (empty when missing or damaged: raced again)."""
+    try:
+        found = json.loads(_inside(out, name).read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _clear(path: Path) -> None:
+    """A scratch file or folder of the tune's own removed (a link there: the link only)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
 
 
 def _sampler(kind: str, seed: int, number: int, start: dict[str, int]) -> Any:
@@ -299,18 +403,16 @@ def _recheck(
     if len(best) == 1:
         return best[0]
     panel = plan.recheck
-    path = out / RECHECKED
-    kept = json.loads(path.read_text()) if path.exists() else {}
+    kept = _read(out, RECHECKED)
 
     def raced(candidate: Candidate) -> Evaluation:
         key = f"{candidate.number}/{panel.races}/{panel.seed}"
-        if key not in kept:
-            plan.files.with_values(plan.parameters, candidate.values).write(out / CANDIDATE)
-            loaded = plan.ruleset.load_content(out / CANDIDATE)
-            kept[key] = evaluate(panel, loaded, pool=pool).to_json()
-            shutil.rmtree(out / CANDIDATE)
-            path.write_text(json.dumps(kept))
-        return Evaluation.from_json(kept[key])
+        found = _evaluation(kept.get(key))
+        if found is None:
+            found = _race_again(out, plan, panel, candidate, pool)
+            kept[key] = found.to_json()
+            _write(out, RECHECKED, json.dumps(kept))
+        return found
 
     first = raced(start)
     losses = [score(raced(c), plan.targets, first, _changes(plan, c.values)).loss for c in best]
@@ -323,27 +425,45 @@ def _confirm(
     """The start and the best raced again on the confirmation panel; kept in the output
     folder so that asking again costs nothing."""
     panel = plan.confirmation
-    path = out / CONFIRMED
     key = {"best": best.number, "races": panel.races, "seed": panel.seed}
-    if path.exists():
-        kept = json.loads(path.read_text())
-        if kept.get("key") == key:
-            return Evaluation.from_json(kept["start"]), Evaluation.from_json(kept["best"])
-    evaluations = []
-    folder = out / CANDIDATE
-    for candidate in (start, best):
-        plan.files.with_values(plan.parameters, candidate.values).write(folder)
-        evaluations.append(evaluate(panel, plan.ruleset.load_content(folder), pool=pool))
-        shutil.rmtree(folder)
-    kept = {"key": key, "start": evaluations[0].to_json(), "best": evaluations[1].to_json()}
-    path.write_text(json.dumps(kept))
-    return evaluations[0], evaluations[1]
+    kept = _read(out, CONFIRMED)
+    if kept.get("key") == key:
+        before, after = _evaluation(kept.get("start")), _evaluation(kept.get("best"))
+        if before is not None and after is not None:
+            return before, after
+    before, after = (_race_again(out, plan, panel, c, pool) for c in (start, best))
+    kept = {"key": key, "start": before.to_json(), "best": after.to_json()}
+    _write(out, CONFIRMED, json.dumps(kept))
+    return before, after
+
+
+def _race_again(
+    out: Path, plan: TunePlan, panel: Panel, candidate: Candidate, pool: Any
+) -> Evaluation:
+    """``candidate`` built in the folder's scratch folder, loaded and raced on ``panel``."""
+    folder = _inside(out, CANDIDATE)
+    _clear(folder)
+    plan.files.with_values(plan.parameters, candidate.values).write(folder)
+    try:
+        return evaluate(panel, plan.ruleset.load_content(folder), pool=pool)
+    finally:
+        _clear(folder)
+
+
+def _evaluation(kept: Any) -> Evaluation | None:
+    """A kept evaluation, or None when it is missing or damaged (it is raced again)."""
+    try:
+        return Evaluation.from_json(kept)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _write_outputs(result: TuneResult, plan: TunePlan) -> None:
     """The best content folder, its moved values marked, and the report for programs."""
     assert result.out is not None
-    content = result.out / "content"
-    shutil.rmtree(content, ignore_errors=True)
+    for name in REPORTS:  # report.md is the reader's report's (trackkit.report.tune)
+        _inside(result.out, name)
+    content = _inside(result.out, CONTENT)
+    _clear(content)
     plan.files.with_values(result.parameters, result.best.values, mark=result.mark).write(content)
-    (result.out / "report.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    _write(result.out, "report.json", json.dumps(result.to_json(), indent=1) + "\n")
