@@ -61,7 +61,7 @@ POLICY = "policy"
 MAX_VARIANTS = 256
 """The most variants one robustness run takes (pick fewer readings beyond)."""
 
-COMPARED = ("rounds_mean", "balance", "start_balance", "start_spread")
+COMPARED = ("rounds_mean", "unfairness", "balance", "start_balance", "start_spread")
 """The figures a robust comparison compares, those a game's profiles have: the length,
 and the fairness of the track (its characters', its start group's)."""
 
@@ -366,6 +366,7 @@ class Verdict:
 # higher is better
 WORDS = {
     "rounds_mean": ("shorter", False),
+    "unfairness": ("fairer", False),
     "balance": ("fairer to the characters", True),
     "start_balance": ("fairer to the {starts}", True),
     "start_spread": ("more even across its {starts}", False),
