@@ -171,7 +171,8 @@ def test_the_verdict_leads_with_the_unfairness_and_its_parts() -> None:
     )  # fmt: skip
     text = unfairness_sentence(profile)
     assert text.startswith("Unfairness 5.0 points (95%: 4.0 to 6.0)")
-    assert "its characters 3.0, its start 4.0" in text and "more than noise" in text
+    assert "its characters (against an average track) 3.0" in text and "more than noise" in text
+    assert "its start (the order of first moves, against the fair share) 4.0" in text
     profile.values["unfairness_low"] = 0.0
     assert "cannot tell it from a track that moves nothing" in unfairness_sentence(profile)
 
@@ -181,6 +182,6 @@ def test_characters_within_noise_of_the_most_moved_are_said_to_be_tied() -> None
 
     profile = _profile((0.02, -0.01, 0.05), (0.19, 0.17, 0.21))  # Flamm: 0 ± 1
     text = character_sentence(profile)
-    assert "tied with it within noise, Flamm" in text
+    assert "(tied within noise with Flamm)" in text
     clear = character_sentence(_profile((0.06, 0.05, 0.07), (0.19, 0.17, 0.21)))
     assert "tied" not in clear

@@ -53,7 +53,10 @@ def length_sentence(profile: TrackProfile) -> str:
     )
 
 
-SOURCES = {"unfairness_character": "its characters", "unfairness_start": "its start"}
+SOURCES = {
+    "unfairness_character": "its characters (against an average track)",
+    "unfairness_start": "its start (the order of first moves, against the fair share)",
+}
 
 
 def unfairness_sentence(profile: TrackProfile) -> str:
@@ -78,8 +81,7 @@ def unfairness_sentence(profile: TrackProfile) -> str:
     return (
         f"Unfairness {v['unfairness']:.1f} points (95%: {v['unfairness_low']:.1f} to "
         f"{v['unfairness_high']:.1f}): the track moves a racer's chance of winning by about "
-        f"that much from what it is on an average track (parts, in points: "
-        f"{', '.join(parts)}); {told}."
+        f"that much from fair (parts, in points: {', '.join(parts)}); {told}."
     )
 
 
@@ -91,14 +93,9 @@ def character_sentence(profile: TrackProfile) -> str:
     fair = 1 / profile.players
     noise = _noise(most["difference_low"], most["difference_high"], 0.0)
     tied = [r["name"] for r in tied_with(most, rows)]
-    who = f"The character it moves most is {most['name']}"
-    if tied:
-        who = (
-            f"The characters it moves most are {most['name']} and, tied with it within "
-            f"noise, {', '.join(tied)}; {most['name']}"
-        )
+    tie = f" (tied within noise with {', '.join(tied)})" if tied else ""
     return (
-        f"{who}: it wins {percent(most['win_rate'])} of the races it enters here against "
+        f"The character it moves most is {most['name']}{tie}: it wins {percent(most['win_rate'])} of the races it enters here against "
         f"{percent(most['reference_win_rate'])} on an average track (the fair share is "
         f"{percent(fair)}), a move of {points(most['difference'])} (95%: "
         f"{signed(most['difference_low'])} to {signed(most['difference_high'])}): {noise}."
