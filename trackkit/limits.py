@@ -180,11 +180,16 @@ SWEEP_BYTES = Limit(
 # --- tunes -------------------------------------------------------------------------------
 
 # A tune's races in all: budget × tracks × player counts × races per candidate, plus the
-# start and the best raced again for the confirmation. Measured on this 2-core machine:
-# about 100,000 Yummell races a second on one core (the six presets at 2 to 8 players,
-# 2,000 races each: 0.85 s a candidate). The bundled roster's calibration (1,500 candidates
-# × 42 × 2,000, confirmed with 40,000: 129,360,000) fits the command line's many times
-# over; the app's Tune page allows about 30 s of one core.
+# best raced again and the start and the best confirmed, and what each candidate costs
+# beside its races (asking, recording, building and loading it; setting up each track and
+# count: trackkit.tune.plan's CANDIDATE_RACES, PARAMETER_RACES, CONFIG_RACES) counted as
+# the races that take as long. Measured on this 2-core machine: 53,000-119,000 Yummell
+# races a second on one core with the machine's load (the six presets at 2 to 8 players,
+# tests/tune/overhead.py). The bundled roster's calibration (2,000 candidates × 42 × 2,000
+# races, 37 values moved, confirmed with 40,000: 181,440,000 races, 223,407,200 counted)
+# fits the command line's many times over; the app's Tune page allows about 30 s of one
+# core at 100,000 a second (a candidate once counted as its races alone, while 200
+# candidates of 200 races, First run at 3 and 5 players, took 41 s: 1,000 races a second).
 TUNE_RACES = Limit(
     key="tune_races",
     what="races in all",

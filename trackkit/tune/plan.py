@@ -17,13 +17,25 @@ from typing import Any
 from trackkit.errors import TrackkitError, TuneFileError, shown
 from trackkit.games import DEFAULT_GAME, get_ruleset
 from trackkit.games.base import load_track
-from trackkit.limits import TUNE_RACES
+from trackkit.limits import TUNE_RACES, CostLimitError
 from trackkit.tune.content_files import ContentFiles, Parameter, resolve_moves
 from trackkit.tune.evaluate import Panel, ShareTarget, Targets, check_reachable
 from trackkit.tune.spec import TuneSpec, check_resolution
 
 MAX_PLAYERS_DEFAULT = 8  # a panel's counts by default: 2 to this, within the game's bounds
 CONFIRM_FACTOR = 10  # confirmation races by default: this many times the search's
+# What a candidate costs beside its races, counted as the races that take as long: asking
+# Optuna for it, recording it in the journal (a synced write for each value it moves),
+# building and loading its content, and setting up each track and count of the panel.
+# Measured on this 2-core machine, one core, with `.venv/bin/python tests/tune/overhead.py`
+# (150 candidates on First run at 3 and 5 players, 100 races each, 4 and 32 values moved;
+# a race 8.4-18.8 µs with the machine's load): a candidate 14.8-36.3 ms beside its races
+# (1,765-1,935 races), a value 1.2-3.4 ms (142-182), a track and count 1.7-4.4 ms
+# (200-235). Optuna's proposal grows with the candidates raced (4 ms an ask after 100,
+# 11 ms after 1,500, about 800 races more): a candidate is counted as 3,000.
+CANDIDATE_RACES = 3_000
+PARAMETER_RACES = 200  # for each value a candidate may move
+CONFIG_RACES = 250  # for each track and player count of the panel
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,18 @@ class TunePlan:
         again = (recheck + 1 if recheck > 1 else 0) + 2
         return self.budget * configs * self.panel.races + again * configs * self.confirm_races
 
+    @property
+    def cost(self) -> int:
+        """What the tune costs, in races: :attr:`races_in_all`, and what each candidate
+        (the search's, the rechecked and the confirmed) costs beside its races (asking,
+        recording, building and loading it; setting up each track and count) counted as
+        the races that take as long. The ``tune_races`` limit bounds it."""
+        configs = len(self.panel.configs)
+        recheck = min(self.spec.recheck, self.budget)
+        candidates = self.budget + (recheck + 1 if recheck > 1 else 0) + 2
+        overhead = CANDIDATE_RACES + PARAMETER_RACES * len(self.parameters)
+        return self.races_in_all + candidates * (overhead + CONFIG_RACES * configs)
+
     def fingerprint(self) -> str:
         """What a resumed tune must share with the one it resumes: the tune file, the
         starting content, the panel's races, seed and group."""
@@ -137,7 +161,13 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
         spec, ruleset, folder, files, parameters, panel, labels, targets, budget,
         settings.seconds, seed, confirm,
     )  # fmt: skip
-    TUNE_RACES.check(plan.races_in_all, "this tune")
+    if not TUNE_RACES.allows(plan.cost):
+        raise CostLimitError(
+            f"this tune would need {plan.cost:,} races in all ({plan.races_in_all:,} races, "
+            f"and {plan.cost - plan.races_in_all:,} for asking, building and loading its "
+            "candidates, counted as the races that take as long); the limit is "
+            f"{TUNE_RACES.value():,}: {TUNE_RACES.fix}"
+        )
     return plan
 
 
