@@ -105,3 +105,58 @@ def test_bad_tune_files_get_one_line(cli: Cli, tmp_path: Path) -> None:
         assert code == 2 and not out
         assert err.count("\n") == 1 and says in err and err.startswith("trackkit: error: ")
         assert not (tmp_path / "never").exists()  # refused before anything was written
+
+
+def _refused(cli: Cli, *argv: str) -> str:
+    code, out, err = cli("tune", *argv)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and err.startswith("trackkit: error: ")
+    return err
+
+
+@pytest.mark.parametrize("name", ["content", "report.json"])
+def test_a_tune_never_writes_through_a_link_in_its_folder(
+    cli: Cli, tmp_path: Path, name: str
+) -> None:
+    argv = (_tune_file(tmp_path), "-o", str(tmp_path / "o"), "--confirm-races", "2000")
+    assert cli("tune", *argv)[0] == 0
+    other = tmp_path / "other"
+    if name == "content":  # someone else's folder where the tuned content would go
+        other.mkdir()
+        (other / "characters.toml").write_text("mine")
+        for path in (tmp_path / "o/content").iterdir():
+            path.unlink()
+        (tmp_path / "o/content").rmdir()
+    else:
+        other.write_text("mine")
+        (tmp_path / "o" / name).unlink()
+    (tmp_path / "o" / name).symlink_to(other)
+    assert "is a link" in _refused(cli, *argv)
+    mine = other / "characters.toml" if name == "content" else other
+    assert mine.read_text() == "mine"
+    assert not other.is_dir() or [p.name for p in other.iterdir()] == ["characters.toml"]
+
+
+@pytest.mark.parametrize(
+    ("high", "says"),
+    [
+        (1_000_000_000, "move[1].high: Input should be less than or equal to 10000"),
+        (40_000, "move[1].high: Input should be less than or equal to 10000"),
+        (5_000, "cards in one deck; the limit is 2,000"),
+    ],
+)
+def test_a_deck_count_that_would_build_huge_content_is_refused_before_racing(
+    cli: Cli, tmp_path: Path, high: int, says: str
+) -> None:
+    path = Path(_tune_file(tmp_path))
+    deck = f'\n[[move]]\nfile = "deck.toml"\nentry = "Wind"\nfield = "numbers"\nnumber = 2\nlow = 0\nhigh = {high}\n'
+    path.write_text(path.read_text() + deck)
+    assert says in _refused(cli, str(path), "-o", str(tmp_path / "never"))
+    assert not (tmp_path / "never").exists()
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("mine")
+    said = _refused(cli, _tune_file(tmp_path), "-o", str(tmp_path / "a-file/sub"))
+    assert "a-file/sub: cannot be made" in said
+    assert (tmp_path / "a-file").read_text() == "mine"
