@@ -35,6 +35,7 @@ from trackkit.app.runs import (
     races_help,
     reference_races,
 )
+from trackkit.app.sheet import remember_profile
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_words
 from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
@@ -284,6 +285,8 @@ def show(view: RaceView, track: Any, result: SimulationResult, record: Any, then
     """The races' figures, the game's sections, and the downloads."""
     if view.profile:
         _verdict(track, then)
+        if isinstance(then, TrackProfile):  # the Design page's build sheet reports it
+            remember_profile(track, then)
     low, high = result.ci95
     a, b, c = st.columns(3)
     a.metric("Expected race length", f"{result.mean_rounds:.2f} rounds")

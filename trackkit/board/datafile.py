@@ -338,10 +338,19 @@ def output_path(
 def write_text(path: Path, text: str, error: type[LocatedError] = OutputFileError) -> Path:
     """Write ``text`` to ``path`` through a temporary file, so a failed write (a full
     disk) leaves the old file whole."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate, which no file can hold
+        raise error(str(path), None, f"cannot be written: {exc}") from None
+    return write_bytes(path, data, error)
+
+
+def write_bytes(path: Path, data: bytes, error: type[LocatedError] = OutputFileError) -> Path:
+    """Write ``data`` to ``path`` as :func:`write_text` writes a text (a PDF, a picture)."""
     # a short name: the file's own name may already be as long as the system allows
     temporary = path.with_name(f".trackkit-{os.getpid()}.tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
+        temporary.write_bytes(data)
         os.replace(temporary, path)
     except (OSError, ValueError) as exc:
         with contextlib.suppress(OSError):

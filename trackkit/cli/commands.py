@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from trackkit.board.datafile import output_path, write_text
+from trackkit.board.datafile import output_path, write_bytes, write_text
 from trackkit.cli.races import progress_bar, race_options
 from trackkit.cli.tracks import resolve_track
 from trackkit.errors import TrackkitError, shown
@@ -40,11 +40,29 @@ def validate(args: argparse.Namespace) -> tuple[Shown, int]:
 
 
 def export(args: argparse.Namespace) -> Shown:
-    # the output checked before the track is read, so a wrong name is said first
-    path = output_path(args.output, overwrite=args.force, suffixes=(".toml",))
+    from trackkit.report.sheet import DEFAULT_APP, sheet_pdf, sheet_profile
+
+    if args.output is None and args.sheet is None:
+        raise TrackkitError("name what to write: -o FILE.toml, --sheet FILE.pdf or both")
+    if args.sheet is None and (args.players, args.profile, args.app) != (None, None, DEFAULT_APP):
+        raise TrackkitError("--players, --profile and --app are for a build sheet: add --sheet")
+    # the outputs checked before the track is read, so a wrong name is said first
+    paths = {
+        key: output_path(name, overwrite=args.force, suffixes=(suffix,))
+        for key, name, suffix in (("written", args.output, ".toml"), ("sheet", args.sheet, ".pdf"))
+        if name is not None
+    }
     track = resolve_track(args.track, args.tileset)
-    path = write_text(path, face_of(track).track_text(track, path.parent))
-    return Shown({"written": str(path)}, f"Wrote {shown(path, 4200)}")
+    if "sheet" in paths:  # made first: a refusal (a profile file) leaves nothing written
+        profile = sheet_profile(track, args.profile, args.players)
+        pdf = sheet_pdf(track, players=args.players, profile=profile, app=args.app)
+    if "written" in paths:
+        path = paths["written"]
+        write_text(path, face_of(track).track_text(track, path.parent))
+    if "sheet" in paths:
+        write_bytes(paths["sheet"], pdf)
+    data = {key: str(path) for key, path in paths.items()}
+    return Shown(data, "\n".join(f"Wrote {shown(path, 4200)}" for path in paths.values()))
 
 
 def render(args: argparse.Namespace) -> Shown:

@@ -21,6 +21,7 @@ from trackkit.cli.tracks import all_presets, of_game, resolve_track
 from trackkit.explore.profile import PROFILE_RACES
 from trackkit.games import DEFAULT_GAME, rulesets
 from trackkit.games.face import Command, Shown, games_with, get_face
+from trackkit.report.sheet import DEFAULT_APP
 
 Handler = Callable[[argparse.Namespace], Shown | tuple[Shown, int]]
 
@@ -82,6 +83,31 @@ def _tracks(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
 
+def _export(p: argparse.ArgumentParser) -> None:
+    _track(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="the track file to write (.toml)")
+    p.add_argument(
+        "--sheet", metavar="FILE", help="a build sheet to print (.pdf): picture, pieces, link"
+    )
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    sheet = p.add_argument_group("the build sheet (with --sheet)")
+    add_argument(sheet, build_players())
+    sheet.add_argument(
+        "--profile",
+        nargs="?",
+        const="",
+        metavar="FILE.json",
+        help="the verdict of a profile: alone, a quick profile at the defaults; with a file, "
+        "the one `trackkit profile TRACK --json` wrote (default: not profiled)",
+    )
+    sheet.add_argument(
+        "--app",
+        default=DEFAULT_APP,
+        metavar="URL",
+        help="the app's address the sheet's link begins with (default %(default)s)",
+    )
+
+
 def _shared(add: _Commands) -> None:
     p = add.add("presets", commands.presets, "list a game's preset tracks")
     p.add_argument("--game", choices=rulesets(), default=DEFAULT_GAME, help="the game")
@@ -92,7 +118,7 @@ def _shared(add: _Commands) -> None:
     _track(p)
     add_argument(p, build_players())
     p.add_argument("--partial", action="store_true", help="the track is still being built")
-    _tracks(add.add("export", commands.export, "write a track (or preset) to a TOML track file"))
+    _export(add.add("export", commands.export, "write a track file, a build sheet (PDF) or both"))
     _tracks(add.add("render", commands.render, "draw a track (SVG, PNG or HTML, by FILE's suffix)"))
     p = add.add("simulate", commands.simulate, "Monte Carlo: race length, fairness, congestion")
     _track(p)

@@ -13,7 +13,9 @@ ruleset, a ``face`` package whose ``FACE`` implements :class:`Face`:
 - ``track_text``: a track written as the game's track file (paths in it relative to the
   folder it goes to);
 - ``commands``: commands of its own (:class:`Command`), such as Yummell's ``tiles`` or
-  Snow Tails' ``tournament``.
+  Snow Tails' ``tournament``;
+- optionally ``sheet``: a track's pieces as the build sheet lists them and the link that
+  reopens it in the app (:class:`Sheet`; :mod:`trackkit.report.sheet` writes the PDF).
 
 A face may use the shared layers above the games (simulation, exploring, reports); the
 rest of a game folder may not (``tests/test_layers.py``).
@@ -173,6 +175,32 @@ class Command:
     run: Callable[..., Shown | tuple[Shown, int]]
     epilog: str | None = None
     races: bool = False
+
+
+class PieceTable(NamedTuple):
+    """One table of a build sheet: its ``title`` (``Tiles in placing order``), the
+    ``columns``' titles, one row of texts per piece, and a ``note`` under it that says how
+    to read it (what a rotation or a lane counts from)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+class Sheet(NamedTuple):
+    """What a game puts on a track's build sheet (a face's optional ``sheet(track)``): its
+    ``tables`` of pieces, in the order they are laid, and the link that reopens the track
+    in the app: the address of the game's design ``page`` and the ``query`` it reads
+    (``design`` and ``track=…``)."""
+
+    tables: tuple[PieceTable, ...]
+    page: str
+    query: str
+
+    def link(self, app: str) -> str:
+        """The link under the app's address ``app`` (``http://localhost:8501``)."""
+        return f"{app.rstrip('/')}/{self.page}?{self.query}"
 
 
 @runtime_checkable

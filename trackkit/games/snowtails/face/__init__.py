@@ -9,7 +9,7 @@ from typing import Any
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, Command, Look, Page, Shown
+from trackkit.games.face import Argument, Command, Look, Page, Sheet, Shown
 from trackkit.games.readings import reading_options
 from trackkit.games.snowtails.face.readings import (
     FIRST_ROUND_BONUS,
@@ -207,6 +207,11 @@ class SnowTailsFace:
 
     def track_text(self, track: SnowTrack, folder: Path) -> str:
         return track.to_toml()
+
+    def sheet(self, track: SnowTrack) -> Sheet:
+        from trackkit.games.snowtails.face.sheet import track_sheet
+
+        return track_sheet(track)
 
 
 FACE = SnowTailsFace()

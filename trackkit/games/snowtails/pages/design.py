@@ -11,6 +11,7 @@ import streamlit as st
 from trackkit.app.common import clicked
 from trackkit.app.fairness import plain
 from trackkit.app.picture import picture_downloads
+from trackkit.app.sheet import sheet_download
 from trackkit.games.snowtails.editing import TOOLS, EditHistory, Tool, edited, try_edit
 from trackkit.games.snowtails.issues import Validation
 from trackkit.games.snowtails.pages.common import (
@@ -222,3 +223,4 @@ def _downloads(track: SnowTrack) -> None:
         on_click="ignore",
     )
     picture_downloads(track, key="snow-design")
+    sheet_download(track, None, key="snow-design-sheet")  # no track rule counts the sleds

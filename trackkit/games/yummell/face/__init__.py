@@ -9,7 +9,7 @@ from typing import Any
 
 from trackkit.board.track import Track
 from trackkit.games.base import tileset_of
-from trackkit.games.face import Argument, Look, Page, Shown, Step
+from trackkit.games.face import Argument, Look, Page, Sheet, Shown, Step
 from trackkit.games.readings import reading_options
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.face.commands import COMMANDS
@@ -205,6 +205,11 @@ class YummellFace:
 
     def track_text(self, track: Track, folder: Path) -> str:
         return track.to_toml(relative_to=folder)
+
+    def sheet(self, track: Track) -> Sheet:
+        from trackkit.games.yummell.face.sheet import track_sheet
+
+        return track_sheet(track)
 
 
 FACE = YummellFace()

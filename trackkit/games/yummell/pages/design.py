@@ -18,6 +18,7 @@ from trackkit.app.common import (
     tiles,
 )
 from trackkit.app.picture import picture_downloads
+from trackkit.app.sheet import sheet_download
 from trackkit.board.geometry import ROTATIONS
 from trackkit.board.problems import Problem
 from trackkit.board.tiles import TileSet
@@ -87,7 +88,7 @@ def page() -> None:
     with board:
         _board(current, tileset, players, report, complete, choice)
     _validation_panel(track, players, report, complete)
-    _downloads(track)
+    _downloads(track, players)
 
 
 def _start_from(current: Design) -> None:
@@ -228,8 +229,9 @@ def _board(
             _explain(track, check.explain())
 
 
-def _downloads(track: Track) -> None:
-    """The track as a file, as pictures and as a link."""
+def _downloads(track: Track, players: int | None) -> None:
+    """The track as a file, as pictures, as a build sheet (checked for ``players``, the
+    building rule's count) and as a link."""
     st.download_button(
         "Download track (.toml)",
         track.to_toml(),
@@ -239,6 +241,7 @@ def _downloads(track: Track) -> None:
     )
     if track.placements:
         picture_downloads(track, key="design")  # as drawn, without the table's markers
+        sheet_download(track, players, key="design-sheet")
         st.text_input(
             "Share link (reopens this track)",
             f"?track={encode_track(track)}",
