@@ -12,9 +12,10 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from conftest import PLOT_DRAWN, click_chart
+from conftest import PLOT_DRAWN, click_chart, settle
 from playwright.sync_api import Page, expect
 
+from trackkit.app.explore_page import TITLES
 from trackkit.board.track import Track
 from trackkit.explore.profile import ProfileSettings
 from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
@@ -75,6 +76,33 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
         assert "players=3" in tab.url
         expect(tab.locator("[data-testid='stException']")).to_have_count(0)
 
+
+def test_a_row_picked_in_the_table_of_tracks_shows_its_track(
+    tmp_path: Path,
+    streamlit_server: Callable[..., AbstractContextManager[str]],
+    open_tab: Callable[[], Page],
+) -> None:
+    root, _, rows = _small_sweep(tmp_path)
+    with streamlit_server({"TRACKKIT_APP_SWEEPS": str(root)}) as url:
+        tab = open_tab()
+        tab.goto(f"{url}/explore")
+        tab.get_by_text("12 of 12 tracks pass the filters").wait_for()
+        grid = tab.locator("[data-testid='stDataFrame']").first
+        grid.scroll_into_view_if_needed()
+        settle(tab)
+        headings = grid.locator("th[role='columnheader']")  # each sorts the table when clicked
+        expect(headings.nth(0)).to_have_text("Track #")
+        expect(headings.nth(1)).to_have_text(TITLES["rounds_mean"])  # the map's axes first
+        expect(headings.nth(2)).to_have_text(TITLES["balance"])
+        box = grid.get_by_test_id("data-grid-canvas").bounding_box()
+        assert box is not None
+        # the first row's box, at the table's left edge, picks it
+        tab.mouse.click(box["x"] + 12, box["y"] + ROW * 1.5)
+        tab.get_by_role("heading", name=rows.iloc[0]["name"]).wait_for()
+        expect(tab.locator("[data-testid='stException']")).to_have_count(0)
+
+
+ROW = 35  # the height in pixels of a row of Streamlit's table (and of its heading)
 
 # the figures table (the page's last): the height and width of its rows, of the box that
 # shows them, and of the page's column
