@@ -94,7 +94,7 @@ def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPa
     assert list(first["Simulated (rounds)"]) != list(second["Simulated (rounds)"])
 
 
-def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> None:
+def test_every_track_shows_its_unfairness_with_its_interval_beside_its_length() -> None:
     at = compare_page().run()
     at.multiselect(key="compare-tracks").set_value(["first-run", "king-of-toads", "forest-run"])
     at.slider(key="players").set_value(3)
@@ -103,19 +103,26 @@ def test_every_track_shows_its_balance_with_its_interval_beside_its_length() -> 
     table = press_compare(at).dataframe[0].value
     assert len(table) == 3
     for _, row in table.iterrows():
-        low, high = (float(x) for x in row["Balance, 95%"].split(" – "))
-        assert 0 <= low <= row["Balance"] <= high <= 1
+        low, high = (float(x) for x in row["Unfairness, 95%"].split(" – "))
+        assert 0 <= low <= round(row["Unfairness"], 1) <= high
         assert row["Most-moved character"] and row["Its win rate, here minus average"]
+        move = row["Its win rate, here minus average"].split()[0]
+        low, high = (float(x) for x in row["Its move, 95%"].split(" to "))
+        assert low <= float(move) <= high  # signed, inside its signed interval
         assert row["Start path spread (exact rounds)"] >= 0
         assert row["Character spread (exact rounds)"] > 0
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    length, exact, balance = chart["data"]
-    assert length["type"] == balance["type"] == "bar"
-    assert len(length["y"]) == len(balance["y"]) == 3  # one bar per track in each
-    assert balance["x"] == list(table["Balance"])
-    assert balance["error_x"]["array"] and balance["error_x"]["arrayminus"]
+    length, exact, unfairness = chart["data"]
+    assert length["type"] == unfairness["type"] == "bar"
+    assert len(length["y"]) == len(unfairness["y"]) == 3  # one bar per track in each
+    assert unfairness["x"] == list(table["Unfairness"])
+    assert unfairness["error_x"]["array"] and unfairness["error_x"]["arrayminus"]
     assert length["error_x"]["array"] and exact["mode"] == "markers"
     assert any("each of its tracks raced 500 times" in c.value for c in at.caption)
+    # orderings only beyond noise, ties grouped: one line for each figure
+    said = [m.value for m in at.markdown]
+    assert any(line.startswith("Fairer first (told apart at 95%, Holm)") for line in said)
+    assert any(line.startswith("Shorter first (told apart at 95%, Holm)") for line in said)
 
 
 def test_choices_survive_a_visit_to_another_page() -> None:

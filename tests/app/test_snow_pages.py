@@ -139,6 +139,14 @@ def test_compare_ranks_the_demo_boards_and_the_design() -> None:
     assert any("(yours)" in name for name in table["Track"])
     rounds = list(table["Rounds"])
     assert rounds == sorted(rounds, reverse=True)
+    # the headline and the spread with their intervals, the estimate inside each
+    for _, row in table.iterrows():
+        low, high = (float(x) for x in row["Unfairness, 95%"].split(" – "))
+        assert low <= row["Unfairness (points)"] <= high
+        low, high = (float(x) for x in row["Spread, 95%"].split(" – "))
+        assert low <= row["Start-slot spread (points)"] <= high
+    said = [m.value for m in at.markdown]
+    assert any(line.startswith("Fairer first (told apart at 95%, Holm)") for line in said)
 
 
 def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(

@@ -204,18 +204,20 @@ def compare_tracks(
     *,
     races: int = 10_000,
     seed: int = 0,
+    reference_races: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[SnowFigures]:
     """Figures for every track, each profiled with the same options, races and seed
     (common random numbers: race ``r`` draws the same start order and cards on every
-    track), ranked from the longest simulated race to the shortest."""
+    track) beside ``reference_races`` of each demo board (default: as many), ranked from
+    the longest simulated race to the shortest."""
     from trackkit.explore.profile import ProfileSettings, profile_track
 
     rows = []
     settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races)
     for done, (key, track) in enumerate(tracks.items(), 1):
         shown_data = show_summary(track)
-        profile = profile_track(track, settings, options=options)
+        profile = profile_track(track, settings, options=options, reference_races=reference_races)
         v = profile.values
         rows.append(
             SnowFigures(

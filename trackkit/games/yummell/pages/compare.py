@@ -19,11 +19,12 @@ from trackkit.app.glossary import column_help
 from trackkit.app.runs import REFERENCE_RACES, check_profile_cost, reference_races
 from trackkit.board.track import Track
 from trackkit.explore.profile import profile_options
-from trackkit.games.yummell.face.compare import Solved, TrackFigures
+from trackkit.games.yummell.face.compare import Solved, TrackFigures, track_orderings
 from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
 from trackkit.games.yummell.pages.choices import wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
 from trackkit.games.yummell.setup import RaceOptions
+from trackkit.report.orderings import orderings_text
 
 KEEP_SOLVED = 64
 YOUR_ROW = "rgba(192, 57, 43, 0.15)"
@@ -37,10 +38,14 @@ def _solved() -> dict[SolvedKey, Solved]:
 
 CAPTION = (
     "Every track is raced with the same seed, so race 1 deals, shuffles and orders alike on "
-    "each (common random numbers), with the start paths dealt in turn. Simulated length and "
-    "balance come with their 95% interval; balance is measured against an average track (30 "
-    "tracks drawn once from the space, raced alike). Exact: one racer alone, infinite deck, greedy "
-    "(an exact Markov chain), solved once per track."
+    "each (common random numbers), the racers choosing their start paths freely (the "
+    "rulebook). Simulated length and unfairness come with their 95% interval; unfairness is "
+    "how far the track moves a racer's chance of winning from fair, in points: its "
+    "characters against an average track (30 tracks drawn once from the space, raced "
+    "alike) and its start (the order of first moves) against the fair share. A track is "
+    "said fairer or shorter than another only beyond noise (Holm-corrected); otherwise "
+    "tied. Exact: one racer alone, infinite deck, greedy (an exact Markov chain), solved "
+    "once per track."
 )
 
 
@@ -78,8 +83,10 @@ def _show(rows: list[TrackFigures], races: int) -> None:
 
     table = pd.DataFrame([_row(r, name(r)) for r in rows])
     yours = [r.key == YOURS for r in rows]
+    for line in orderings_text(track_orderings(rows)):
+        st.markdown(line)
     st.dataframe(
-        table.style.format({c: "{:.2f}" for c in ROUNDS_COLUMNS} | {"Balance": "{:.3f}"}).apply(
+        table.style.format({c: "{:.2f}" for c in ROUNDS_COLUMNS} | {"Unfairness": "{:.1f}"}).apply(
             lambda row: [f"background-color: {YOUR_ROW}" if yours[row.name] else ""] * len(row),
             axis=1,
         ),
@@ -87,10 +94,9 @@ def _show(rows: list[TrackFigures], races: int) -> None:
         column_config=column_help(table),
     )
     st.plotly_chart(compare_figure(rows, [name(r) for r in rows]), width="stretch")
-    low = _balance_axis(rows)[0]
     st.caption(
-        "Bars: simulated length and balance, each with its 95% interval; dots: the exact "
-        f"solo length. The balance axis starts at {low:.2f}, not 0, to show the differences."
+        "Bars: simulated length and unfairness, each with its 95% interval; dots: the exact "
+        "solo length."
     )
     st.caption(
         f"The average track: each of its tracks raced {reference_races(races):,} times with "
@@ -115,11 +121,13 @@ def _row(r: TrackFigures, name: str) -> dict[str, Any]:
         "Exact solo (rounds)": r.exact_solo_rounds,
         "Simulated (rounds)": r.mean_rounds,
         "95% interval": f"{r.ci95[0]:.2f} – {r.ci95[1]:.2f}",
-        "Balance": r.balance,
-        "Balance, 95%": f"{r.balance_low:.3f} – {r.balance_high:.3f}",
+        "Unfairness": r.unfairness,
+        "Unfairness, 95%": f"{r.unfairness_low:.1f} – {r.unfairness_high:.1f}",
+        "From the characters": f"{r.unfairness_character:.1f}",
+        "From the start": f"{r.unfairness_start:.1f}",
         "Most-moved character": r.tilted_character,
         "Its win rate, here minus average": f"{100 * r.tilted_difference:+.1f} points",
-        "Tilt, 95%": f"{100 * r.character_tilt_low:.1f} – {100 * r.character_tilt_high:.1f}",
+        "Its move, 95%": f"{100 * r.tilted_low:+.1f} to {100 * r.tilted_high:+.1f}",
         "Start path spread (exact rounds)": r.path_spread,
         "Character spread (exact rounds)": r.character_rounds_spread,
         "MP per square": r.mp_per_square,
@@ -127,14 +135,8 @@ def _row(r: TrackFigures, name: str) -> dict[str, Any]:
     }
 
 
-def _balance_axis(rows: list[TrackFigures]) -> tuple[float, float]:
-    """The balance axis: from a little under the lowest interval to 1."""
-    low = min(r.balance_low for r in rows)
-    return max(0.0, round(low - 0.02, 2)), 1.0
-
-
 def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
-    """One bar per track for its simulated length and one for its balance, each with its
+    """One bar per track for its simulated length and one for its unfairness, each with its
     95% interval; the exact solo length as a dot; the design being edited in its own
     colour."""
     colours = [YOUR_BAR if r.key == YOURS else BAR for r in rows]
@@ -143,7 +145,7 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
         cols=2,
         shared_yaxes=True,
         horizontal_spacing=0.04,
-        subplot_titles=("Race length, longest first", "Balance (1: like an average track)"),
+        subplot_titles=("Race length, longest first", "Unfairness (points from fair; 0: fair)"),
     )
     figure.add_trace(
         go.Bar(
@@ -173,22 +175,22 @@ def compare_figure(rows: list[TrackFigures], names: list[str]) -> go.Figure:
     figure.add_trace(
         go.Bar(
             y=names,
-            x=[r.balance for r in rows],
+            x=[r.unfairness for r in rows],
             orientation="h",
-            name="balance (95% interval)",
+            name="unfairness (95% interval)",
             marker_color=colours,
             opacity=0.8,
             error_x=interval_bars(
-                [r.balance for r in rows],
-                [r.balance_low for r in rows],
-                [r.balance_high for r in rows],
+                [r.unfairness for r in rows],
+                [r.unfairness_low for r in rows],
+                [r.unfairness_high for r in rows],
             ),
         ),
         row=1,
         col=2,
     )
     figure.update_xaxes(title_text="rounds", row=1, col=1)
-    figure.update_xaxes(title_text="balance", range=list(_balance_axis(rows)), row=1, col=2)
+    figure.update_xaxes(title_text="points", rangemode="tozero", row=1, col=2)
     figure.update_yaxes(autorange="reversed")
     figure.update_layout(
         height=max(360, 170 + 45 * len(rows)),
