@@ -4,10 +4,12 @@ or a building, a refusal is explained, and a race draws where sleds collide."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from conftest import click_chart, press, settle
 from playwright.sync_api import Page, expect
 
+from trackkit.board.links import pack_link
 from trackkit.games.snowtails.geometry import build_course
 from trackkit.games.snowtails.layout import lay_out
 from trackkit.games.snowtails.presets import load_preset
@@ -142,8 +144,11 @@ def test_a_snowtails_race_opens_with_its_verdict_against_the_demo_boards(
 
 
 def test_snowtails_compare_draws_one_bar_per_track(page: Page, app_url: str) -> None:
-    # the design opens as the Husky oval demo board: two tracks of one name, two bars
-    page.goto(f"{app_url}/snow-compare")
+    # a design of the Husky oval's name with a tree more: two tracks of one name, two bars
+    # (the demo board as it stands would be compared once, as itself)
+    oval = load_preset("husky-oval")
+    mine = replace(oval, trees=(*oval.trees, Address("back", 3, 6)))
+    page.goto(f"{app_url}/snow-compare?snow={pack_link(mine.to_toml())}")
     _number(page, "Races per track", 200)
     settle(page)
     page.get_by_role("button", name="Compare").click()
