@@ -315,7 +315,7 @@ class _Killed(BaseException):
     """A kill the tune has no time to record (SIGKILL): nothing of it is caught."""
 
 
-@pytest.mark.parametrize("sampler", ["tpe", "cmaes"])
+@pytest.mark.parametrize("sampler", ["tpe", pytest.param("cmaes", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("killed_at", [1, 4])
 def test_a_killed_tune_goes_on_as_if_never_stopped(
     broken: Path, monkeypatch: pytest.MonkeyPatch, sampler: str, killed_at: int

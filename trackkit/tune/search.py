@@ -128,7 +128,7 @@ class _Study:
             t
             for t in self.study.get_trials(deepcopy=False)
             if t.state in (self.states.COMPLETE, self.states.FAIL)
-            and "interrupted" not in t.user_attrs  # (earlier tunes failed one so)
+            and "interrupted" not in t.user_attrs  # Ctrl-C's, as earlier tunes recorded it
         ]
 
     def raced(self) -> list[Any]:
@@ -139,9 +139,10 @@ class _Study:
         return min(raced, key=lambda t: t.value) if raced else None
 
     def ask(self) -> tuple[Any, dict[str, int]]:
-        """The next candidate. A candidate a kill left running is the next one: it is asked
-        again under its own number (its values, or those it had not yet been given, are
-        what they were to be), so that the search goes on as if never stopped."""
+        """The next candidate. A candidate a kill left running is the next one, under its
+        own number with the values it was given (any it had not yet been given are
+        proposed as they would have been, but while TPE still proposes at random), so
+        that the search goes on as if never stopped."""
         import optuna
 
         number = len(self.finished())
@@ -371,8 +372,11 @@ def _sampler(kind: str, seed: int, number: int, start: dict[str, int]) -> Any:
                 with_margin=True,
                 restart_strategy="ipop",
             )
-        return optuna.samplers.TPESampler(
-            seed=trial_seed, n_startup_trials=STARTUP_TRIALS, multivariate=True
+        return optuna.samplers.TPESampler(  # one candidate at a time: no liar needed
+            seed=trial_seed,
+            n_startup_trials=STARTUP_TRIALS,
+            multivariate=True,
+            constant_liar=False,
         )
 
 
