@@ -252,3 +252,15 @@ def test_export_profiles_the_track_when_asked(cli: Cli, tmp_path: Path) -> None:
     text = " ".join(text_of(sheet.read_bytes()).split())
     assert "Last profile (4 sleds, 2,000 races, seed 0)" in text
     assert "A race of 4 sleds on Husky oval lasts" in text
+
+
+def test_without_a_unicode_font_the_sheet_is_set_in_helvetica(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trackkit.report import sheet
+
+    monkeypatch.setattr(sheet, "FONT_FOLDERS", ())
+    track = replace(load_snow("long-trail"), name="Long trail → ridge")
+    text = text_of(sheet_pdf(track, picture=False))
+    assert "Long trail -> ridge" in text and "start straight, 5 lanes x 8 rows" in text
+    assert all(f"{t.segment} {t.lane}" in text for t in track.trees)
