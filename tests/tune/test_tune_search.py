@@ -349,3 +349,40 @@ def test_a_killed_tune_goes_on_as_if_never_stopped(
     assert states[-1] == optuna.trial.TrialState.RUNNING and len(states) == killed_at
     monkeypatch.setattr(search_module, "evaluate", evaluate)
     assert _run(spec, broken.parent / "again", confirm_races=2000) == whole
+
+
+@pytest.mark.parametrize("killed_at", [7, 11])
+def test_a_tune_killed_while_recording_a_candidate_s_values_goes_on_as_if_never_stopped(
+    broken: Path, monkeypatch: pytest.MonkeyPatch, killed_at: int
+) -> None:
+    # four values a candidate, each its own write: the 7th write is the 2nd candidate's
+    # third value (drawn at random), the 11th the 3rd candidate's (TPE's model, from the 3rd)
+    monkeypatch.setattr(search_module, "STARTUP_TRIALS", 2)
+    spec = _spec(
+        broken,
+        **{
+            "budget = 30": "budget = 5\nstop_when_met = false",
+            "races = 400": "races = 100",
+            "win_share = 0.06": "win_share = 0.3",
+        },
+    )
+    whole = _run(spec, broken.parent / "whole", confirm_races=2000)
+    writes = []
+    write = JournalStorage.set_trial_param
+
+    def killed(self, *args, **kwargs):
+        writes.append(1)
+        if len(writes) == killed_at:
+            raise _Killed
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(JournalStorage, "set_trial_param", killed)
+    with pytest.raises(_Killed):
+        tune(spec, broken.parent / "again", TuneSettings(confirm_races=2000))
+    monkeypatch.setattr(JournalStorage, "set_trial_param", write)
+    storage = JournalStorage(JournalFileBackend(str(broken.parent / "again/study.journal")))
+    (left,) = optuna.load_study(study_name="tune", storage=storage).get_trials(
+        states=(optuna.trial.TrialState.RUNNING,)
+    )
+    assert len(left.params) == 2  # two of its four values recorded
+    assert _run(spec, broken.parent / "again", confirm_races=2000) == whole

@@ -140,9 +140,8 @@ class _Study:
 
     def ask(self) -> tuple[Any, dict[str, int]]:
         """The next candidate. A candidate a kill left running is the next one, under its
-        own number with the values it was given (any it had not yet been given are
-        proposed as they would have been, but while TPE still proposes at random), so
-        that the search goes on as if never stopped."""
+        own number with the values it was given (any it had not yet been given proposed
+        as they would have been), so that the search goes on as if never stopped."""
         import optuna
 
         number = len(self.finished())
@@ -152,7 +151,12 @@ class _Study:
         if left:
             self.study._thread_local.cached_all_trials = None  # as study.ask: read afresh
             trial = optuna.trial.Trial(self.study, left[0]._trial_id)
+            given = left[0].params
             for name, distribution in self.distributions.items():
+                if name in given and not trial._is_relative_param(name, distribution):
+                    # drawn at random before the kill: draw it again (and let it be), so
+                    # that the values still to come are drawn as they would have been
+                    self.study.sampler.sample_independent(self.study, left[0], name, distribution)
                 trial._suggest(name, distribution)  # what study.ask does with them
         else:
             trial = self.study.ask(self.distributions)
