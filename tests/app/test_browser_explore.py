@@ -46,18 +46,23 @@ def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
 ) -> None:
     root, _, rows = _small_sweep(tmp_path)
     # the dot farthest from any other, so that the click cannot land on a neighbour
-    points = list(zip(rows["rounds_mean"], rows["balance"], strict=True))
+    points = list(zip(rows["rounds_mean"], rows["unfairness"], strict=True))
 
     def room(i: int) -> float:
         (x, y), width = points[i], max(rows["rounds_mean"].max() - rows["rounds_mean"].min(), 1)
-        return min(math.hypot((x - u) / width, y - v) for j, (u, v) in enumerate(points) if j != i)
+        height = max(rows["unfairness"].max() - rows["unfairness"].min(), 1)
+        return min(
+            math.hypot((x - u) / width, (y - v) / height)
+            for j, (u, v) in enumerate(points)
+            if j != i
+        )
 
     row = rows.iloc[max(range(len(points)), key=room)]
     with streamlit_server({"TRACKKIT_APP_SWEEPS": str(root)}) as url:
         tab = open_tab()
         tab.goto(f"{url}/explore")
         tab.get_by_text("12 of 12 tracks pass the filters").wait_for()
-        click_chart(tab, (row["rounds_mean"], row["balance"]))
+        click_chart(tab, (row["rounds_mean"], row["unfairness"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         # the tracks table, then the picked track's figures
         expect(tab.locator("[data-testid='stDataFrame']")).to_have_count(2)
@@ -93,7 +98,7 @@ def test_a_row_picked_in_the_table_of_tracks_shows_its_track(
         headings = grid.locator("th[role='columnheader']")  # each sorts the table when clicked
         expect(headings.nth(0)).to_have_text("Track #")
         expect(headings.nth(1)).to_have_text(TITLES["rounds_mean"])  # the map's axes first
-        expect(headings.nth(2)).to_have_text(TITLES["balance"])
+        expect(headings.nth(2)).to_have_text(TITLES["unfairness"])
         box = grid.get_by_test_id("data-grid-canvas").bounding_box()
         assert box is not None
         # the first row's box, at the table's left edge, picks it
@@ -145,7 +150,7 @@ def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
         assert design["symbol"] == "circle-open" and design["dots"] == 1
         tab.screenshot(path=str(tmp_path / "marked.png"), full_page=True)
         # the star picks its track; profiled again, its figures stand beside the sweep's
-        click_chart(tab, (row["rounds_mean"], row["balance"]))
+        click_chart(tab, (row["rounds_mean"], row["unfairness"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         tab.get_by_role("button", name="Profile again with 100 races").click()
         table = tab.locator("[data-testid='stDataFrame']").last  # the figures

@@ -1,5 +1,5 @@
 """The Explore page, driven with Streamlit's AppTest: a sweep on disk becomes a map of
-length against balance with every dot's intervals; filters narrow it; the design being
+length against unfairness with every dot's intervals; filters narrow it; the design being
 edited is marked (profiled like the sweep when the sweep lacks it); a picked track shows,
 is profiled again with more races on request, and opens in Design; with no sweep, the page
 offers to run a small one."""
@@ -65,14 +65,16 @@ def test_the_map_shows_every_track_of_the_sweep(sweeps, monkeypatch) -> None:
     assert any("60 of 60 tracks" in c.value for c in at.caption)
 
 
-def test_a_balance_filter_narrows_the_map(sweeps, monkeypatch) -> None:
+def test_an_unfairness_filter_narrows_the_map(sweeps, monkeypatch) -> None:
     at = page(sweeps, monkeypatch).run()
     table = read_sweep(sweeps / "3p").table.to_pandas()
-    least = float(table["balance"].median())
-    at.slider(key="explore-balance").set_value(round(least, 2)).run()
+    most = round(float(table["unfairness"].median()), 1)
+    at.slider(key="explore-unfairness").set_value(most).run()
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     kept = len(chart["data"][0]["x"])
-    assert kept == int((table["balance"] >= round(least, 2)).sum()) and 0 < kept < 60
+    assert kept == int((table["unfairness"] <= most).sum()) and 0 < kept < 60
+    # the fairest tracks' tie group, said
+    assert any("fairest" in c.value for c in at.caption)
 
 
 def test_a_picked_track_is_drawn_and_opens_in_design(sweeps, monkeypatch) -> None:
@@ -95,12 +97,12 @@ def test_a_table_lists_the_tracks_the_filters_leave(sweeps, monkeypatch) -> None
     at = page(sweeps, monkeypatch).run()
     table = read_sweep(sweeps / "3p").table.to_pandas()
     assert len(at.dataframe[0].value) == 60
-    least = round(float(table["balance"].median()), 2)
-    at.slider(key="explore-balance").set_value(least).run()
+    most = round(float(table["unfairness"].median()), 1)
+    at.slider(key="explore-unfairness").set_value(most).run()
     shown = at.dataframe[0].value
-    assert len(shown) == int((table["balance"] >= least).sum()) < 60
-    assert sorted(shown["Track #"]) == sorted(table[table["balance"] >= least]["rank"])
-    assert {TITLES["rounds_mean"], TITLES["balance"]} <= set(shown.columns)
+    assert len(shown) == int((table["unfairness"] <= most).sum()) < 60
+    assert sorted(shown["Track #"]) == sorted(table[table["unfairness"] <= most]["rank"])
+    assert {TITLES["rounds_mean"], TITLES["unfairness"]} <= set(shown.columns)
 
 
 def test_without_a_sweep_the_small_one_is_offered_at_the_pages_count(tmp_path, monkeypatch):
@@ -158,9 +160,9 @@ def test_every_dot_carries_its_intervals_as_bars(sweeps, monkeypatch) -> None:
     dots = _chart(at)["data"][0]
     ranks = [r[0] for r in dots["customdata"]]
     up, down = dots["error_y"]["array"], dots["error_y"]["arrayminus"]
-    for rank, balance, plus, minus in zip(ranks, dots["y"], up, down, strict=True):
-        assert balance + plus == pytest.approx(table.loc[rank, "balance_high"])
-        assert balance - minus == pytest.approx(table.loc[rank, "balance_low"])
+    for rank, unfair, plus, minus in zip(ranks, dots["y"], up, down, strict=True):
+        assert unfair + plus == pytest.approx(table.loc[rank, "unfairness_high"])
+        assert unfair - minus == pytest.approx(table.loc[rank, "unfairness_low"])
     right, left = dots["error_x"]["array"], dots["error_x"]["arrayminus"]
     for rank, length, plus, minus in zip(ranks, dots["x"], right, left, strict=True):
         assert length + plus == pytest.approx(table.loc[rank, "rounds_mean_high"])
@@ -196,8 +198,8 @@ def test_a_design_the_sweep_lacks_is_profiled_like_its_tracks(sweeps, monkeypatc
     assert design["marker"]["symbol"] == "diamond" and "customdata" not in design
     options = profile_options(get_ruleset("yummell"), 3, "hand-made")
     expected = profile_track(mine, ProfileSettings(races=30, seed=2, exact=False), options=options)
-    assert design["x"] == [expected["rounds_mean"]] and design["y"] == [expected["balance"]]
-    assert design["error_y"]["array"] == [expected["balance_high"] - expected["balance"]]
+    assert design["x"] == [expected["rounds_mean"]] and design["y"] == [expected["unfairness"]]
+    assert design["error_y"]["array"] == [expected["unfairness_high"] - expected["unfairness"]]
     assert any("is not in this sweep; profiled like its tracks" in c.value for c in at.caption)
 
 

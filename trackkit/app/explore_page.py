@@ -1,4 +1,4 @@
-"""Explore: a sweep of legal tracks as a map of length against balance, each dot with its
+"""Explore: a sweep of legal tracks as a map of length against unfairness, each dot with its
 95% intervals; filter it, click a track to see it drawn with its profile, profile it again
 with more races, and open it on the Design page. The design being edited is marked: its
 dot when the sweep holds it, else its own profile, raced like the sweep's tracks.
@@ -48,6 +48,7 @@ from trackkit.explore.profile import (
 from trackkit.explore.sweep import SweepPlan, placements_text, read_manifest, read_sweep
 from trackkit.games import get_ruleset
 from trackkit.render import picture_figure
+from trackkit.report.orderings import row_tie_groups
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import simulate
 
@@ -117,8 +118,9 @@ def page() -> None:
     st.title("Explore")
     st.write(
         "Every dot is a legal track under the building rule, profiled by a sweep "
-        "(`trackkit sweep`): its mean length against its balance (1: the track moves no win "
-        "between characters compared with an average track, 30 tracks raced alike). "
+        "(`trackkit sweep`): its mean length against its unfairness (how far the track moves a "
+        "racer's chance of winning from fair, in points: its characters against an average "
+        "track, 30 tracks raced alike, and its start against the fair share; 0 is fair). "
         "Click a dot to see the track."
     )
     found = named_sweeps(sweeps_roots())
@@ -165,6 +167,9 @@ def page() -> None:
     design = _design_mark(frame, plan)
     shown = _filtered(frame)
     st.caption(f"{len(shown):,} of {len(frame):,} tracks pass the filters")
+    tied = fairest_tie(shown)
+    if tied:
+        st.caption(tied)
     colour = kept(
         st.selectbox,
         "Colour by",
@@ -181,7 +186,7 @@ def page() -> None:
         key="explore-map",
     )
     st.caption(
-        "Bars: each track's 95% interval of its mean length (across) and of its balance "
+        "Bars: each track's 95% interval of its mean length (across) and of its unfairness "
         "(up and down)." + (f" {design.caption}" if design is not None else "")
     )
     picked = common.clicked(event, 1)
@@ -218,8 +223,31 @@ def _stamp(folder: Path) -> float:
     return max((p.stat().st_mtime for p in folder.iterdir()), default=0.0)
 
 
+FAIREST = 200  # the fairest tracks a tie group is looked for among
+
+
+def fairest_tie(frame: Any) -> str | None:
+    """The tracks tied with the fairest of ``frame`` (unfairness told apart at 95% by their
+    intervals, Holm-corrected), in words; None without unfairness intervals."""
+    if frame.empty or "unfairness_low" not in frame.columns:
+        return None
+    best = frame.sort_values("unfairness").head(FAIREST)
+    groups = row_tie_groups(best.to_dict("records"), "unfairness", descending=False)
+    if not groups:
+        return None
+    group = groups[0]
+    ranks = ", ".join(f"#{r}" for r in group[:12]) + (" …" if len(group) > 12 else "")
+    if len(group) == 1:
+        return f"The fairest track, #{group[0]}, is told apart from every other shown."
+    more = f" (at least; among the {FAIREST} fairest)" if len(group) == len(best) else ""
+    return (
+        f"The fairest tracks are tied within noise: {len(group):,}{more} cannot be told apart "
+        f"from the fairest (told apart at 95% by their intervals, Holm): {ranks}."
+    )
+
+
 def _filtered(frame: Any) -> Any:
-    """The rows within the length and balance ranges the sliders ask for."""
+    """The rows within the length and unfairness ranges the sliders ask for."""
     left, right = st.columns(2)
     low, high = float(frame["rounds_mean"].min()), float(frame["rounds_mean"].max())
     if high > low:
@@ -227,17 +255,20 @@ def _filtered(frame: Any) -> Any:
             "Mean length (rounds)", low, high, (low, high), step=0.1, key="explore-length"
         )
         frame = frame[frame["rounds_mean"].between(*length)]
-    least = right.slider("Balance at least", 0.0, 1.0, 0.0, step=0.01, key="explore-balance")
-    return frame[frame["balance"] >= least]
+    top = max(1.0, float(math.ceil(float(frame["unfairness"].max()))))
+    most = right.slider(
+        "Unfairness at most (points)", 0.0, top, top, step=0.1, key="explore-unfairness"
+    )
+    return frame[frame["unfairness"] <= most]
 
 
 def _scatter(frame: Any, colour: str, bars: bool, design: DesignMark | None) -> go.Figure:
-    """A WebGL scatter: length against balance, coloured by ``colour``, with each track's
+    """A WebGL scatter: length against unfairness, coloured by ``colour``, with each track's
     95% intervals as bars (``bars``, when the sweep has them); each point carries its rank.
     The design being edited, when known, is a marker of its own on top."""
     dots: dict[str, Any] = {
         "x": frame["rounds_mean"].tolist(),
-        "y": frame["balance"].tolist(),
+        "y": frame["unfairness"].tolist(),
         "mode": "markers",
         "name": "tracks of the sweep",
         "customdata": frame[["rank"]].to_numpy().tolist(),
@@ -247,22 +278,22 @@ def _scatter(frame: Any, colour: str, bars: bool, design: DesignMark | None) -> 
             "size": 6,
             "colorbar": {"title": {"text": colour}},
         },
-        "hovertemplate": "track #%{customdata[0]}<br>%{x:.2f} rounds, balance %{y:.3f}"
+        "hovertemplate": "track #%{customdata[0]}<br>%{x:.2f} rounds, unfairness %{y:.1f}"
         "<extra></extra>",
     }
-    if bars and {"rounds_mean_low", "balance_low"} <= set(frame.columns):
+    if bars and {"rounds_mean_low", "unfairness_low"} <= set(frame.columns):
         dots["error_x"], dots["error_y"] = (
             interval_bars(
                 *(frame[f"{key}{end}"].tolist() for end in ("", "_low", "_high")), **SWEEP_BARS
             )
-            for key in ("rounds_mean", "balance")
+            for key in ("rounds_mean", "unfairness")
         )
     figure = go.Figure(go.Scattergl(**dots))
     if design is not None:
         figure.add_trace(design.trace(bars))
     figure.update_layout(
         xaxis_title="Mean length (rounds)",
-        yaxis_title="Balance",
+        yaxis_title="Unfairness (points from fair)",
         height=480,
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
         showlegend=design is not None,
@@ -455,8 +486,10 @@ class DesignMark:
         length = with_interval(
             v["rounds_mean"], v.get("rounds_mean_low"), v.get("rounds_mean_high"), "{:.2f}"
         )
-        balance = with_interval(v["balance"], v.get("balance_low"), v.get("balance_high"), "{:.3f}")
-        figures = f"{length} rounds, balance {balance}"
+        unfair = with_interval(
+            v["unfairness"], v.get("unfairness_low"), v.get("unfairness_high"), "{:.1f}"
+        )
+        figures = f"{length} rounds, unfairness {unfair} points"
         name = plain(escaped(self.name, 80))
         if self.rank is not None:
             return f"Ringed: your design, {name}, is track #{self.rank} of this sweep: {figures}."
@@ -480,17 +513,17 @@ class DesignMark:
                     *([v.get(f"{key}{end}", math.nan)] for end in ("", "_low", "_high")),
                     color=DESIGN_COLOUR,
                 )
-                for key in ("rounds_mean", "balance")
+                for key in ("rounds_mean", "unfairness")
             )
         if self.rank is not None:  # a click on it picks its track, as on its dot
             extra["customdata"] = [[self.rank]]
         return go.Scattergl(
             x=[v["rounds_mean"]],
-            y=[v["balance"]],
+            y=[v["unfairness"]],
             mode="markers",
             name="your design" + (" (in this sweep)" if self.rank is not None else ""),
             marker=marker,
-            hovertemplate="your design<br>%{x:.2f} rounds, balance %{y:.3f}<extra></extra>",
+            hovertemplate="your design<br>%{x:.2f} rounds, unfairness %{y:.1f}<extra></extra>",
             **extra,
         )
 

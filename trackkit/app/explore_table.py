@@ -13,9 +13,9 @@ PICKED = "explore-table-picked"  # the row last picked in the table, told from a
 
 def tracks_table(frame: Any, titles: dict[str, str]) -> int | None:
     """The rows of ``frame`` as a sortable table, its figures under their ``titles`` (the
-    map's length and balance first); the rank of a track just picked in it (None when the
+    map's length and unfairness first); the rank of a track just picked in it (None when the
     pick did not change)."""
-    first = ("rounds_mean", "balance")  # the map's two axes, then every other figure
+    first = ("rounds_mean", "unfairness")  # the map's two axes, then every other figure
     keys = [k for k in (*first, *titles) if k in frame.columns and k in titles]
     keys = list(dict.fromkeys(keys))
     table = frame[["rank", *keys]].rename(columns={"rank": "Track #", **titles})

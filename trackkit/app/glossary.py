@@ -56,6 +56,16 @@ GLOSSARY: dict[str, str] = {
     "every legal track for that player count, raced with the same options and seed (a "
     "game without such a space, as Snow Tails 2, or a count the building rule does not "
     "cover: its preset tracks).",
+    "unfairness": "How far the track moves a racer's chance of winning from fair, in points "
+    "of win share (3: by about 3 points, say from 25% to 22% or 28%): its characters against "
+    "an average track, and its start (Yummell: the order in which the racers make their first "
+    "move and so choose their start path; Snow Tails: the start slots) against the fair "
+    "share. Each move's noise is taken out, so 0 is a track the races cannot tell from fair.",
+    "tied": "Two tracks (or characters) whose difference the races cannot tell from luck at "
+    "95%, corrected for the number of pairs compared (Holm): trackkit says neither is fairer "
+    "or shorter, and groups them.",
+    "dead choice": "A start path slower than another for everyone, which a racer free to "
+    "choose almost never takes: a design flaw, not an unfairness between players.",
     "balance": "1 minus the share of all wins the track moves between characters compared "
     "with an average track, beyond noise. 1: it treats every character as an average track "
     "does; 0.9: it moves one win in ten.",
@@ -100,6 +110,12 @@ COLUMN_TERMS: dict[str, str] = {
     "Simulated (rounds)": "round",
     "Balance": "balance",
     "Balance, 95%": "balance",
+    "Unfairness": "unfairness",
+    "Unfairness, 95%": "unfairness",
+    "Unfairness (points)": "unfairness",
+    "From the characters": "unfairness",
+    "From the start": "unfairness",
+    "Its move, 95%": "tilt",
     "Most-moved character": "tilt",
     "Its win rate, here minus average": "tilt",
     "Tilt, 95%": "tilt",

@@ -95,7 +95,8 @@ def character_sentence(profile: TrackProfile) -> str:
     tied = [r["name"] for r in tied_with(most, rows)]
     tie = f" (tied within noise with {', '.join(tied)})" if tied else ""
     return (
-        f"The character it moves most is {most['name']}{tie}: it wins {percent(most['win_rate'])} of the races it enters here against "
+        f"The character it moves most is {most['name']}{tie}: it wins "
+        f"{percent(most['win_rate'])} of the races it enters here against "
         f"{percent(most['reference_win_rate'])} on an average track (the fair share is "
         f"{percent(fair)}), a move of {points(most['difference'])} (95%: "
         f"{signed(most['difference_low'])} to {signed(most['difference_high'])}): {noise}."
