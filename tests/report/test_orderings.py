@@ -47,3 +47,19 @@ def test_rows_of_a_sweep_are_grouped_by_their_intervals() -> None:
     ]
     assert row_tie_groups(rows, "unfairness", descending=False) == [[1, 2], [3]]
     assert row_tie_groups([{"rank": 1, "squares": 3}], "squares", descending=False) is None
+
+
+def test_a_searchs_best_tracks_are_grouped_by_their_checked_intervals() -> None:
+    from trackkit.explore.search import Found, SearchResult
+    from trackkit.report.search import best_tie_groups, search_text
+
+    def found(rank: int, unfair: float) -> Found:
+        checked = {"unfairness": unfair, "unfairness_low": unfair - 0.5}
+        checked |= {"unfairness_high": unfair + 0.5, "rounds_mean": 10.0}
+        values = {"rounds_mean": 10.0, "unfairness": unfair}
+        return Found(rank, f"t{rank}", values, -unfair, checked=checked, checked_fitness=-unfair)
+
+    best = (found(7, 1.0), found(3, 1.2), found(9, 6.0))
+    result = SearchResult("map-elites", 3, 10.0, 0.5, 10, 0, 200, best, 10, 4, (0.0,) * 10)
+    assert best_tie_groups(result) == [[7, 3], [9]]
+    assert search_text(result).endswith("#7 = #3 (tied); then #9")

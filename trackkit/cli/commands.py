@@ -244,7 +244,11 @@ def search(args: argparse.Namespace) -> Shown:
         from trackkit.report.generate import write_track_files
 
         write_track_files(space, [found.rank for found in result.best], args.export)
-    return Shown(result.to_json(), search_text(result))
+    from trackkit.report.search import best_tie_groups
+
+    data = result.to_json()
+    data["tie_groups"] = best_tie_groups(result)  # which of the best the races tell apart
+    return Shown(data, search_text(result))
 
 
 def sweep(args: argparse.Namespace) -> Shown:

@@ -9,7 +9,10 @@ found and as checked with more races.
 
 from __future__ import annotations
 
+from typing import Any
+
 from trackkit.explore.search import SearchResult
+from trackkit.report.orderings import row_tie_groups
 
 
 def search_text(result: SearchResult) -> str:
@@ -31,4 +34,28 @@ def search_text(result: SearchResult) -> str:
             f"   {c.get('rounds_mean', float('nan')):6.2f} {c.get('unfairness', float('nan')):7.2f}"
             f" {found.checked_fitness:7.3f}"
         )
+    groups = best_tie_groups(result)
+    if groups and len(result.best) > 1:
+        parts = [
+            " = ".join(f"#{rank}" for rank in group) + (" (tied)" if len(group) > 1 else "")
+            for group in groups
+        ]
+        lines.append(
+            "Fairest first, as checked (told apart at 95% by their intervals, Holm): "
+            + "; then ".join(parts)
+        )
     return "\n".join(lines)
+
+
+LOW_HIGH = ("unfairness_low", "unfairness_high")
+
+
+def best_tie_groups(result: SearchResult) -> list[list[Any]] | None:
+    """The best tracks' tie groups on their checked unfairness (None without a check):
+    which of them the races cannot tell apart."""
+    rows = [
+        {"rank": f.rank, **{k: f.checked.get(k) for k in ("unfairness", *LOW_HIGH)}}
+        for f in result.best
+    ]
+    rows.sort(key=lambda row: row["unfairness"] if row["unfairness"] is not None else 0.0)
+    return row_tie_groups(rows, "unfairness", descending=False)
