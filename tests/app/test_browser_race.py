@@ -141,6 +141,7 @@ def test_the_race_page_opens_with_the_verdict_and_the_characters_table(
     verdict.wait_for(timeout=900_000)
     text = verdict.inner_text()
     assert "The character it moves most is" in text and "on an average track" in text
+    assert re.search(r"Unfairness \d+\.\d points \(95%: \d+\.\d to \d+\.\d\)", text)
     assert re.search(r"start path [ABC] than from [ABC] \(exact\)", text)
     assert "more than noise" in text or "cannot tell it from luck" in text
     # the verdict opens the results: above the length and every chart
@@ -157,7 +158,7 @@ def test_the_race_page_opens_with_the_verdict_and_the_characters_table(
     _screenshot(page, tmp_path / "verdict.png")
 
 
-def test_compare_shows_every_tracks_balance_with_its_interval(
+def test_compare_shows_every_tracks_unfairness_with_its_interval(
     page: Page, app_url: str, tmp_path: Path
 ) -> None:
     page.goto(f"{app_url}/compare?track={encode_track(MY_TRACK)}")
@@ -169,24 +170,26 @@ def test_compare_shows_every_tracks_balance_with_its_interval(
     expect(page.get_by_role("button", name=re.compile("^Remove "))).to_have_count(4)
     _number(page, "Races per track", 500)
     page.get_by_role("button", name="Compare").click()
-    page.get_by_text("Balance (1: like an average track)").wait_for(timeout=900_000)
+    page.get_by_text("Unfairness (points from fair; 0: fair)").wait_for(timeout=900_000)
     table = page.locator("[data-testid='stDataFrame']").first
-    expect(table).to_contain_text("Balance, 95%")
+    expect(table).to_contain_text("Unfairness, 95%")
     expect(table).to_contain_text("Most-moved character")
-    # one balance bar per track, each with its interval
+    # the orderings said only beyond noise, ties grouped, above the table
+    fairer = page.get_by_text(re.compile(r"^Fairer first \(told apart at 95%, Holm\)"))
+    assert fairer.bounding_box()["y"] < table.bounding_box()["y"]
+    page.get_by_text(re.compile(r"^Shorter first \(told apart at 95%, Holm\)")).wait_for()
+    # one unfairness bar per track, each with its interval
     bars = page.evaluate(
         """() => document.querySelector('.js-plotly-plot').data
-            .filter(t => t.name === 'balance (95% interval)')
+            .filter(t => t.name === 'unfairness (95% interval)')
             .map(t => ({y: t.y, x: t.x, up: t.error_x.array, down: t.error_x.arrayminus}))"""
     )
-    [balance] = bars
-    assert len(balance["y"]) == 4 and any("(your design)" in name for name in balance["y"])
-    assert all(
-        up >= 0 and down >= 0 for up, down in zip(balance["up"], balance["down"], strict=True)
-    )
-    assert all(0 < x <= 1 for x in balance["x"])
+    [unfair] = bars
+    assert len(unfair["y"]) == 4 and any("(your design)" in name for name in unfair["y"])
+    assert all(up >= 0 and down >= 0 for up, down in zip(unfair["up"], unfair["down"], strict=True))
+    assert all(x >= 0 for x in unfair["x"])
     page.get_by_text("each of its tracks raced 500 times").wait_for()
-    _screenshot(page, tmp_path / "compare-balance.png")
+    _screenshot(page, tmp_path / "compare-unfairness.png")
 
 
 def test_an_uploaded_track_stays_chosen_across_pages(

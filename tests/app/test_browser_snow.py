@@ -135,6 +135,7 @@ def test_a_snowtails_race_opens_with_its_verdict_against_the_demo_boards(
     verdict = page.get_by_text(re.compile(r"^A race of \d sleds on Husky oval lasts"))
     verdict.wait_for(timeout=240_000)
     assert "against an average track" in verdict.inner_text()
+    assert "Unfairness " in verdict.inner_text()  # the headline: the start slots from fair
     length = page.get_by_text("Expected race length")
     assert verdict.bounding_box()["y"] < length.bounding_box()["y"]  # the verdict first
     page.get_by_text("the 4 preset tracks of Mush! Mush! Snow Tails 2").wait_for()
@@ -161,3 +162,6 @@ def test_snowtails_compare_draws_one_bar_per_track(page: Page, app_url: str) -> 
     [names] = bars
     assert len(names) == len(set(names)) == 5
     assert "Husky oval (yours)" in names and "Husky oval" in names
+    # the headline with its interval in the table, the orderings only beyond noise
+    expect(page.locator("[data-testid='stDataFrame']").first).to_contain_text("Unfairness, 95%")
+    page.get_by_text(re.compile(r"^Fairer first \(told apart at 95%, Holm\)")).wait_for()
