@@ -173,7 +173,8 @@ def test_compare_shows_every_tracks_unfairness_with_its_interval(
     page.get_by_text("Unfairness (points from fair; 0: fair)").wait_for(timeout=900_000)
     table = page.locator("[data-testid='stDataFrame']").first
     expect(table).to_contain_text("Unfairness, 95%")
-    expect(table).to_contain_text("Most-moved character")
+    expect(table).to_contain_text("From the start")  # its parts beside it (the grid shows the
+    # columns in view; the most-moved character further right is the AppTest's to check)
     # the orderings said only beyond noise, ties grouped, above the table
     fairer = page.get_by_text(re.compile(r"^Fairer first \(told apart at 95%, Holm\)"))
     assert fairer.bounding_box()["y"] < table.bounding_box()["y"]
