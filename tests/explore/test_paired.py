@@ -162,3 +162,12 @@ def test_paired_headline_orders_as_the_headline() -> None:
     small = Moves(np.array([0.01, -0.01]), z, np.array([0.5, 0.5]))
     assert paired_headline(big).value > paired_headline(small).value
     assert headline(big).value > headline(small).value
+
+
+def test_no_interval_says_a_chance_moves_by_more_than_100_points() -> None:
+    from trackkit.explore.paired import Moves
+
+    z = np.array([[0.9, -0.9], [-0.9, 0.9]])  # two races: an interval as wide as it gets
+    moves = Moves(np.array([0.3, -0.3]), z, np.array([0.5, 0.5]))
+    est = headline(moves)
+    assert est.low <= est.value <= est.high <= 100.0

@@ -149,9 +149,10 @@ def signed_interval(value: float, variance: float) -> Estimate:
 
 
 def headline(moves: Moves) -> Estimate:
-    """:func:`spread_estimate` of ``moves``, in points of win share (× 100)."""
+    """:func:`spread_estimate` of ``moves``, in points of win share (× 100; at most 100)."""
     est = spread_estimate(moves.d, moves.covariance, moves.weights)
-    return Estimate(100 * est.value, 100 * est.low, 100 * est.high)
+    # no chance moves by more than 100 points: a few races' interval can say more
+    return Estimate(100 * est.value, 100 * est.low, min(100.0, 100 * max(est.high, est.value)))
 
 
 def spread_estimate(d: np.ndarray, covariance: np.ndarray, weights: np.ndarray) -> Estimate:
