@@ -3,26 +3,30 @@ how rough a race on it is. Each figure is defined once, in :data:`FIGURES`, and 
 in the README; every sampled figure comes with its 95% interval (``KEY_low``/``KEY_high``).
 
 **What is measured, and how.** A profile races the track with the game's profile options
-(Yummell: greedy racers whose start paths are *dealt* in turn, so every path starts as many
-racers) and races the reference, "an average track", with the same options, the same seed
-and the same number of races: 30 tracks drawn uniformly from the game's space of legal
+(Yummell: greedy racers who choose their start path freely at their first move, as the
+rulebook says) and races the reference, "an average track", with the same options, the same
+seed and the same number of races: 30 tracks drawn uniformly from the game's space of legal
 tracks for that many players (a fixed draw; the presets where there is no such space).
 Race ``r`` of a seed is dealt, shuffled and ordered alike on every track (common random
 numbers), so the roster's own strengths and the luck of the deal fall out of the
 difference, and what remains is what the track does.
 
+- ``unfairness``, the headline, in points of win share: how far the track moves a racer's
+  chance of winning from fair, the root mean square over its characters (each against an
+  average track: ``unfairness_character``) and its start (Yummell's order of first moves,
+  Snow Tails' start slots, each against the fair share: ``unfairness_start``), each move's
+  square less its noise (:mod:`trackkit.explore.paired`); no threshold inside.
 - ``balance`` is one minus ``unfair_character``: the share of all wins that this track
-  moves between characters compared with an average track, beyond noise (half the sum over
-  characters of ``entries / races × max(0, |win rate here - win rate there| - 2 se)``,
-  :func:`~trackkit.explore.fairness.moved_wins`). 1 is a track that treats every
-  character as an average track does, as far as the races can tell; 0.9 moves one win in
-  ten. It measures the track, not the roster: a roster that is unbalanced everywhere
-  leaves it at 1.
+  moves between characters compared with an average track, beyond two standard errors
+  (:func:`~trackkit.explore.fairness.moved_wins`); kept as a column, no longer the
+  headline (on a near-fair roster it sits at 1).
 - ``character_tilt``: how far the track moves the win rate of the character it moves most
-  (0.06: by 6 points, up or down); the character, and which way, are in the profile's
-  ``characters`` table and its verdict.
+  (0.06: by 6 points, up or down), with an interval from simultaneous intervals of every
+  character; the character, and which way, are in the profile's ``characters`` table and
+  its verdict.
 - ``path_rounds_a``…, ``path_spread``: the exact expected rounds of the reference racer
-  forced onto each start path, and the slowest minus the fastest: no sampling error.
+  forced onto each start path, and the slowest minus the fastest: no sampling error; a
+  path slower alone that the racers almost never choose is a dead choice (``dead_paths``).
 - ``character_rounds_spread``: the exact expected rounds of the slowest character minus the
   fastest (each with the reference advantage, solo, on the greedy route), with each
   character's in the profile's ``character_rounds``.
@@ -41,16 +45,12 @@ that do not apply (characters, the exact solver's, a tile game's tallies, figure
 track itself) are left out of ``values``, never given a made-up number, and each is listed
 in ``not_applicable`` with why.
 
-**Intervals.** Means (rounds, per-race counts) use the normal approximation; every other
-sampled figure a parametric bootstrap
-(:data:`~trackkit.explore.fairness.BOOTSTRAP_DRAWS` draws seeded from the
-profile's seed): wins redrawn as binomials from each label's entries and win rate, on the
-track and on the reference, race lengths as a multinomial over the lengths seen. The
-bootstrap treats the track and the reference as independent, so the interval is a little
-wide where common numbers make them move together. ``unfair_character`` (and so
-``balance``) takes its low end from the noise-corrected figure's draws and its high end
-from the plain distance's: each is pushed its own way by noise, so the interval is wide on
-purpose and never claims a certainty the races do not have.
+**Intervals.** Means use the normal approximation; win rates and their moves against an
+average track are taken race by race, paired with the average track's races
+(:mod:`trackkit.explore.paired`); the headline a score interval of its square; a largest
+move or a spread simultaneous intervals; the length's spread and percentiles a parametric
+bootstrap (:data:`~trackkit.explore.fairness.BOOTSTRAP_DRAWS` draws seeded from the
+profile's seed). Every estimate lies inside its interval.
 
 **Precision you choose.** With ``precision``, races are added (doubling) until the balance
 interval's half-width (``start_balance``'s for a game without characters) is at most
@@ -302,7 +302,7 @@ DEFAULT_PROFILE = ProfileSettings()
 
 def profile_options(ruleset: Any, players: int, content: str | None = None) -> Any:
     """The options a profile races with unless told: the game's own for profiles (Yummell:
-    start paths dealt, so every path is raced), else its defaults; with ``content`` (a
+    the rulebook's free choice of start path), else its defaults; with ``content`` (a
     folder or a bundled content's name), that content."""
     choices = dict(getattr(ruleset, "profile_choices", {}))
     if content is not None:
