@@ -1,0 +1,333 @@
+"""Snow Tails' design space: the lane tracks a designer varies, to count, draw and name.
+
+A design is a course of parametric boards (SNOWTAILS.md §5.6) built as follows:
+
+- ``grid``, a straight of 6 rows (the start row is its first row as driven), then
+  ``pieces``: 1 to 3 pieces from :data:`PIECES` (``S`` a straight of 4 rows, ``T`` a
+  straight of 8 rows, ``L``/``R`` a 90° corner turning left/right as driven with
+  2, 3, … spaces per lane from the inside, ``l``/``r`` a tight 180° hairpin with 3, 5, 7, …
+  spaces per lane), then ``sprint``, a straight of 10 rows whose finish line leaves 3 rows
+  of run-off;
+- a lane count (4 or 5) and a direction (``forward``, or ``reversed``: the same pieces
+  as driven, listed in the file in the other board order with each corner's turn flipped,
+  as the demo board Reversed ridge does);
+- 0 to 3 trees on distinct spaces (numbered 0.. over the board's spaces: segments in
+  board order, lanes from 1, rows or spaces from 0; see :meth:`SnowSpace.spaces`);
+- buildings, one option of :data:`BUILDINGS`: none, a Tavern beside the sprint or a
+  Bothy on the middle lanes of the sprint.
+
+A design is legal when Snow Tails' validator (:func:`.validation.validate_track`, the one
+the Design page refuses a board with) finds no error; warnings are allowed.
+
+:meth:`SnowSpace.sample` draws uniformly among the legal designs: a rank uniform over
+every raw design (``random.Random(seed)``, so the same seed gives the same designs in
+any process), decoded, and redrawn while the validator refuses it. :meth:`SnowSpace.count`
+counts the legal designs exactly by enumeration for a small space and estimates them
+otherwise (the raw count times the legal share of a fixed sample; ``count_is_estimate``
+says which).
+
+>>> space = SnowSpace(pieces=(1,), lanes=(4,), trees=(0,), buildings=("none",))
+>>> space.raw_count
+12
+>>> design = space.sample(1, seed=3)[0]
+>>> space.from_key(space.key(design)) == design
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+from math import comb
+from typing import Any
+
+from trackkit.errors import TrackkitError
+from trackkit.games.snowtails.track import Address, SnowTrack, parse_track
+from trackkit.games.snowtails.validation import validate_track
+
+# piece letter: (kind, rows of a straight or turn as driven, tight)
+PIECES: dict[str, tuple[str, int | str, bool]] = {
+    "S": ("straight", 4, False),
+    "T": ("straight", 8, False),
+    "L": ("corner", "left", False),
+    "R": ("corner", "right", False),
+    "l": ("corner", "left", True),
+    "r": ("corner", "right", True),
+}
+BUILDINGS: tuple[str, ...] = ("none", "tavern", "bothy")
+DIRECTIONS: tuple[str, ...] = ("forward", "reversed")
+GRID_ROWS, SPRINT_ROWS, RUNOFF_ROWS = 6, 10, 3
+ESTIMATE_DRAWS = 400  # the raw draws whose legal share estimates a large space's count
+EXACT_LIMIT = 5_000  # raw designs up to which count() enumerates
+MAX_TRIES = 200  # raw draws per legal design before sample() gives up
+
+
+@dataclass(frozen=True, order=True)
+class Design:
+    """One design: ``lanes``, ``direction``, the middle ``pieces`` (letters of
+    :data:`PIECES`, as driven), the ``trees`` (space numbers, ascending) and the
+    ``building`` option (:data:`BUILDINGS`)."""
+
+    lanes: int
+    direction: str
+    pieces: str
+    trees: tuple[int, ...] = ()
+    building: str = "none"
+
+
+def _segments(lanes: int, direction: str, pieces: str) -> list[dict[str, Any]]:
+    """The track file's segments, in board order."""
+    driven = [("grid", "S", GRID_ROWS)]
+    driven += [(f"p{i + 1}", letter, 0) for i, letter in enumerate(pieces)]
+    driven.append(("sprint", "S", SPRINT_ROWS))
+    reverse = direction == "reversed"
+    out = []
+    for ident, letter, rows in reversed(driven) if reverse else driven:
+        kind, size, tight = PIECES[letter]
+        if kind == "straight":
+            out.append({"id": ident, "rows": rows or size})
+            continue
+        turn = size if not reverse else {"left": "right", "right": "left"}[str(size)]
+        spaces = [3 + 2 * i for i in range(lanes)] if tight else [2 + i for i in range(lanes)]
+        seg: dict[str, Any] = {"id": ident, "turn": turn, "spaces_per_lane": spaces}
+        if tight:
+            seg |= {"angle": 180, "tight": True}
+        out.append(seg)
+    return out
+
+
+def _spaces(lanes: int, segments: list[dict[str, Any]]) -> list[Address]:
+    """Every space of ``segments`` in board order: segment, lane, row or space."""
+    out = []
+    for seg in segments:
+        for lane in range(1, lanes + 1):
+            if "rows" in seg:
+                count = seg["rows"]
+            else:
+                ring = lane - 1 if seg["turn"] == "left" else lanes - lane
+                count = seg["spaces_per_lane"][ring]
+            out.extend(Address(seg["id"], lane, i) for i in range(count))
+    return out
+
+
+def _building(option: str, lanes: int) -> list[dict[str, Any]]:
+    rows = [4, 5]
+    if option == "tavern":
+        return [{"kind": "tavern", "segment": "sprint", "side": "left", "rows": rows}]
+    if option == "bothy":
+        middle = (lanes + 1) // 2
+        return [{"kind": "bothy", "segment": "sprint", "lanes": [middle, middle + 1], "rows": rows}]
+    return []
+
+
+def _unrank_subset(rank: int, size: int, k: int) -> tuple[int, ...]:
+    """The ``rank``-th ``k``-subset of ``range(size)`` in colexicographic order."""
+    out = []
+    for j in range(k, 0, -1):
+        c = j - 1
+        while comb(c + 1, j) <= rank:
+            c += 1
+        out.append(c)
+        rank -= comb(c, j)
+    return tuple(sorted(out))
+
+
+class SnowSpace:
+    """The Snow Tails design space (see the module docstring); each argument narrows it:
+    ``pieces`` the middle piece counts, ``lanes``, ``directions``, ``trees`` the tree
+    counts, ``buildings`` the building options, ``kinds`` the piece letters.
+
+    >>> SnowSpace(pieces=(1,), lanes=(4,), trees=(0,), buildings=("none",)).count()
+    12
+    """
+
+    def __init__(
+        self,
+        pieces: Sequence[int] = (1, 2, 3),
+        lanes: Sequence[int] = (4, 5),
+        directions: Sequence[str] = DIRECTIONS,
+        trees: Sequence[int] = (0, 1, 2, 3),
+        buildings: Sequence[str] = BUILDINGS,
+        kinds: str = "STLRlr",
+    ) -> None:
+        bad = [str(b) for b in buildings if b not in BUILDINGS]
+        bad += [d for d in directions if d not in DIRECTIONS]
+        bad += [k for k in kinds if k not in PIECES]
+        bad += [str(n) for n in (*pieces, *trees) if not 0 <= n <= 10]
+        bad += [str(n) for n in lanes if not 2 <= n <= 9]
+        if bad:
+            raise TrackkitError(f"a Snow Tails design space cannot have {', '.join(bad)}")
+        self.pieces, self.lanes, self.trees = tuple(pieces), tuple(lanes), tuple(trees)
+        self.directions, self.buildings, self.kinds = tuple(directions), tuple(buildings), kinds
+        self._legal: dict[Design, bool] = {}
+        self._count: int | None = None
+        self.count_is_estimate = False
+
+    # --- the raw designs, by rank -----------------------------------------------------
+
+    @cached_property
+    def _courses(self) -> tuple[list[tuple[int, str, str, int]], list[int]]:
+        """Each course (lanes, direction, pieces, spaces) and the cumulative raw count."""
+        courses, totals, total = [], [], 0
+        for n in self.pieces:
+            for lanes, direction, letters in product(
+                self.lanes, self.directions, product(self.kinds, repeat=n)
+            ):
+                pieces = "".join(letters)
+                size = len(_spaces(lanes, _segments(lanes, direction, pieces)))
+                total += len(self.buildings) * sum(comb(size, k) for k in self.trees)
+                courses.append((lanes, direction, pieces, size))
+                totals.append(total)
+        return courses, totals
+
+    @property
+    def raw_count(self) -> int:
+        """Every design of the parameters, legal or not."""
+        totals = self._courses[1]
+        return totals[-1] if totals else 0
+
+    def design(self, rank: int) -> Design:
+        """The raw design of ``rank`` (0 ≤ rank < :attr:`raw_count`)."""
+        if not 0 <= rank < self.raw_count:
+            raise TrackkitError(f"rank {rank} is outside the design space (0-{self.raw_count - 1})")
+        courses, totals = self._courses
+        at = bisect.bisect_right(totals, rank)
+        lanes, direction, pieces, size = courses[at]
+        rank -= totals[at - 1] if at else 0
+        rank, option = divmod(rank, len(self.buildings))
+        for k in self.trees:
+            if rank < comb(size, k):
+                trees = _unrank_subset(rank, size, k)
+                return Design(lanes, direction, pieces, trees, self.buildings[option])
+            rank -= comb(size, k)
+        raise AssertionError("unreachable: the course's count covers its ranks")
+
+    # --- legality, drawing, counting ----------------------------------------------------
+
+    def track(self, design: Design) -> SnowTrack:
+        """The track file of ``design``, read as :func:`.track.parse_track` reads one."""
+        segments = _segments(design.lanes, design.direction, design.pieces)
+        spaces = _spaces(design.lanes, segments)
+        first, last = segments[0], segments[-1]
+        reverse = design.direction == "reversed"
+        data = {
+            "game": "snowtails",
+            "name": f"Design {key(design)}",
+            "lanes": design.lanes,
+            "direction": design.direction,
+            "start": {
+                "segment": first["id"] if not reverse else last["id"],
+                "row": GRID_ROWS - 1 if reverse else 0,
+            },
+            "finish": {
+                "segment": "sprint",
+                "runoff_rows": RUNOFF_ROWS,
+                "line": RUNOFF_ROWS if reverse else SPRINT_ROWS - RUNOFF_ROWS,
+            },
+            "trees": [list(spaces[t]) for t in design.trees],
+            "segments": segments,
+            "buildings": _building(design.building, design.lanes),
+        }
+        return parse_track(data, source=f"design {key(design)}")
+
+    def legal(self, design: Design) -> bool:
+        """Whether Snow Tails' validator finds no error in ``design`` (remembered)."""
+        if design not in self._legal:
+            self._legal[design] = validate_track(self.track(design)).ok
+        return self._legal[design]
+
+    def sample(self, n: int, seed: int) -> list[Design]:
+        """``n`` legal designs drawn uniformly (with replacement) from ``seed``."""
+        rng, out = random.Random(seed), []
+        for _ in range(n):
+            for _ in range(MAX_TRIES):
+                design = self.design(rng.randrange(self.raw_count))
+                if self.legal(design):
+                    out.append(design)
+                    break
+            else:
+                raise TrackkitError(f"no legal design in {MAX_TRIES} draws from this space")
+        return out
+
+    def count(self) -> int:
+        """The legal designs: exact up to :data:`EXACT_LIMIT` raw designs, else estimated
+        from :data:`ESTIMATE_DRAWS` raw draws (seed 0); :attr:`count_is_estimate` says which."""
+        if self._count is None:
+            if self.raw_count <= EXACT_LIMIT:
+                self._count = sum(self.legal(self.design(r)) for r in range(self.raw_count))
+            else:
+                rng = random.Random(0)
+                draws = [self.design(rng.randrange(self.raw_count)) for _ in range(ESTIMATE_DRAWS)]
+                share = sum(self.legal(d) for d in draws) / ESTIMATE_DRAWS
+                self._count = round(self.raw_count * share)
+                self.count_is_estimate = True
+        return self._count
+
+    def from_key(self, text: str) -> Design:
+        """The design named ``text`` (:func:`key`)."""
+        return from_key(text)
+
+    def key(self, design: Design) -> str:
+        return key(design)
+
+    def features(self, design: Design) -> dict[str, float]:
+        return features(design)
+
+
+def key(design: Design) -> str:
+    """A short canonical name: ``5f-LSr-t3.40-bothy`` (lanes, direction, pieces, trees,
+    building).
+
+    >>> key(Design(5, "forward", "LSr", (3, 40), "bothy"))
+    '5f-LSr-t3.40-bothy'
+    """
+    trees = ".".join(str(t) for t in sorted(design.trees))
+    return f"{design.lanes}{design.direction[0]}-{design.pieces}-t{trees}-{design.building}"
+
+
+def from_key(text: str) -> Design:
+    """The design a :func:`key` names; a malformed key raises :class:`TrackkitError`.
+
+    >>> from_key("4r-T-t-none")
+    Design(lanes=4, direction='reversed', pieces='T', trees=(), building='none')
+    """
+    try:
+        head, pieces, trees, building = text.split("-")
+        direction = {"f": "forward", "r": "reversed"}[head[-1]]
+        numbers = tuple(int(t) for t in trees[1:].split(".")) if trees != "t" else ()
+        design = Design(int(head[:-1]), direction, pieces, numbers, building)
+    except (ValueError, KeyError, IndexError):
+        raise TrackkitError(f"{text!r} is not a Snow Tails design key") from None
+    if (
+        not trees.startswith("t")
+        or building not in BUILDINGS
+        or any(p not in PIECES for p in pieces)
+        or key(design) != text
+    ):
+        raise TrackkitError(f"{text!r} is not a Snow Tails design key")
+    return design
+
+
+def features(design: Design) -> dict[str, float]:
+    """Numbers a map's axes can use.
+
+    >>> features(Design(4, "forward", "L"))["spaces"]
+    78.0
+    """
+    segments = _segments(design.lanes, design.direction, design.pieces)
+    straight_rows = sum(s.get("rows", 0) for s in segments)
+    return {
+        "spaces": float(len(_spaces(design.lanes, segments))),
+        "straight_rows": float(straight_rows),
+        "lanes": float(design.lanes),
+        "pieces": float(len(design.pieces)),
+        "corners": float(sum(p in "LR" for p in design.pieces)),
+        "tight_corners": float(sum(p in "lr" for p in design.pieces)),
+        "trees": float(len(design.trees)),
+        "buildings": float(design.building != "none"),
+        "reversed": float(design.direction == "reversed"),
+    }
