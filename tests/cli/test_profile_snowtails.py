@@ -19,7 +19,10 @@ def test_the_text_speaks_of_sleds_and_start_slots(cli: Cli) -> None:
     verdict = " ".join(text[: text.index("\nLength")].split())
     assert "start slot" in verdict and "character" not in verdict.lower()
     assert "The start slot this track moves most against an average track is" in verdict
-    assert verdict.count("more than noise") + verdict.count("cannot tell it from luck") == 2
+    # the headline, then two start slots' verdicts: each more than noise or not
+    assert "Unfairness " in verdict  # the headline: the start slots against the fair share
+    said = verdict.count("more than noise") + verdict.count("cannot tell it from luck")
+    assert said + verdict.count("cannot tell it from a track that moves nothing") == 3
     assert "Start slots: win rate of the sleds starting in each (fair 20%)" in text
     assert "Per race: Trees hit" in text and "Buildings" in text
     # what does not apply is listed with why, never shown as a number
@@ -40,6 +43,8 @@ def test_the_json_has_the_figures_the_table_and_what_does_not_apply(cli: Cli) ->
     assert "no characters" in data["not_applicable"]["balance"]
     assert [row["name"] for row in data["start_slots"]] == ["1", "2", "3", "4", "5"]
     assert data["start"] == {"group": "slot", "noun": "start slot", "table": "start_slots"}
-    assert set(data["verdict"]) == {"length", "start_slots", "start_balance"}
+    assert set(data["verdict"]) == {"length", "unfairness", "start_slots", "start_balance"}
+    assert figures["unfairness_low"] <= figures["unfairness"] <= figures["unfairness_high"]
+    assert figures["unfairness"] == figures["unfairness_start"]  # its one part: the slots
     code, text, _ = cli(*ARGV)
     assert f"{figures['start_balance']:.3f}" in text

@@ -606,7 +606,9 @@ def test_find_refuses_a_dictionary_bomb_within_bounded_memory(tmp_path: Path) ->
     )
     code, peak_kb = (int(word) for word in run.stdout.split())
     assert code == 2 and "name: holds a text of 2,000,000 bytes" in run.stderr, run.stderr
-    assert peak_kb < 600_000, f"peaked at {peak_kb // 1024} MB"  # 196 MB measured; 800+ unread
+    # 196 MB measured alone, 736 MB once in a whole suite's run on a loaded machine (not
+    # reproduced since); the part read decoded, as before the bound, peaks at 1,384 MB
+    assert peak_kb < 1_000_000, f"peaked at {peak_kb // 1024} MB"
 
 
 def test_the_explore_page_refuses_a_dictionary_bomb_in_one_line(
