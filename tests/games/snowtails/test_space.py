@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -82,6 +83,17 @@ def test_the_draw_is_uniform_over_the_legal_designs_of_a_tiny_space() -> None:
     draws = Counter(TINY.sample(len(legal) * 10, seed=2026))
     assert set(draws) <= set(legal)
     assert chisquare([draws[d] for d in legal]).pvalue > 0.001
+
+
+def test_the_uniformity_check_catches_a_skewed_draw() -> None:
+    """The same test over a draw skewed to low ranks (the lesser of two uniform ranks)."""
+    legal = [TINY.design(r) for r in range(TINY.raw_count) if TINY.legal(TINY.design(r))]
+    rng = random.Random(2026)
+    draws: Counter[Design] = Counter()
+    while sum(draws.values()) < len(legal) * 10:
+        design = TINY.design(min(rng.randrange(TINY.raw_count) for _ in range(2)))
+        draws[design] += TINY.legal(design)
+    assert chisquare([draws[d] for d in legal]).pvalue < 0.001
 
 
 def test_ranks_decode_to_distinct_designs() -> None:
