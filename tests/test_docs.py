@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -16,6 +18,7 @@ README = ROOT / "README.md"
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
+@pytest.mark.slow  # 3.5 s with the engines compiled (the quick loop's budget)
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     """Every page, link, anchor and API page (from the docstrings) resolves; nothing is
     fetched from the network (the Material theme's web fonts are off)."""

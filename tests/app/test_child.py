@@ -26,6 +26,7 @@ def test_the_sweep_runs_in_a_child_and_reports_its_progress(tmp_path: Path) -> N
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)
 
 
+@pytest.mark.slow  # 1.2 s with the engines compiled (the quick loop's budget)
 def test_a_refusal_in_the_child_comes_back_in_one_line(tmp_path: Path) -> None:
     taken = tmp_path / "a-file"
     taken.write_text("not a folder", "utf-8")

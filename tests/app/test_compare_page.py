@@ -36,6 +36,7 @@ def press_compare(at: AppTest) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # 1.6 s with the engines compiled (the quick loop's budget)
 def test_the_user_chooses_the_tracks_and_the_design_is_highlighted() -> None:
     mine = Track("My loop", load_preset("forest-run").placements)
     at = compare_page(mine).run()

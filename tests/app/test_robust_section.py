@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit.games import get_ruleset
@@ -19,6 +20,7 @@ def compare(name: str) -> AppTest:
     )
 
 
+@pytest.mark.slow  # 0.9 s with the engines compiled (the quick loop's budget)
 def test_the_tracks_are_compared_under_the_policies_and_the_verdicts_shown() -> None:
     at = compare("snow-compare").run()
     at.multiselect(key="snow-compare-tracks").set_value(["husky-oval", "long-trail"]).run()

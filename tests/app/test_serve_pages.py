@@ -157,6 +157,7 @@ def _blocked_run(server: HeavyRuns, session: str, seconds: float) -> tuple[objec
     return run, seen
 
 
+@pytest.mark.slow  # 1.7 s with the engines compiled (the quick loop's budget)
 def test_a_second_click_while_a_run_goes_starts_no_other(monkeypatch, server) -> None:
     at = snow_race_page().run()
     at.number_input(key="snow-race-races").set_value(300).run()
@@ -171,6 +172,7 @@ def test_a_second_click_while_a_run_goes_starts_no_other(monkeypatch, server) ->
     assert not started and not at.metric  # and raced nothing
 
 
+@pytest.mark.slow  # 2.7 s with the engines compiled (the quick loop's budget)
 def test_a_run_over_the_servers_cap_waits_for_its_turn(server) -> None:
     at = snow_race_page().run()
     at.number_input(key="snow-race-races").set_value(300).run()

@@ -50,6 +50,7 @@ def test_the_start_page_links_both_games() -> None:
     assert any("Snow Tails" in h.value for h in at.subheader)
 
 
+@pytest.mark.slow  # 1.5 s with the engines compiled (the quick loop's budget)
 def test_placing_a_tree_and_a_building_is_checked_and_undone() -> None:
     at = page("snow-design").run()
     assert not at.exception
@@ -233,6 +234,7 @@ def test_the_design_is_named_and_undo_takes_the_name_back() -> None:
     assert at.session_state.snow_history.track.name == "Husky oval"
 
 
+@pytest.mark.slow  # 1.6 s with the engines compiled (the quick loop's budget)
 def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> None:
     from trackkit.games.snowtails.pages import common
 
@@ -257,6 +259,7 @@ def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> No
     assert not other.session_state.snow_history.can_undo  # nobody else's history
 
 
+@pytest.mark.slow  # 1.1 s with the engines compiled (the quick loop's budget)
 def test_snowtails_redo_works_after_the_browsers_back_and_forward(monkeypatch) -> None:
     from trackkit.app import common as app_common
     from trackkit.games.snowtails.pages import common

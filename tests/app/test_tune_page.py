@@ -106,6 +106,7 @@ def test_the_form_becomes_the_tune_file(cache: Path) -> None:
     assert button(at, "Tune").disabled
 
 
+@pytest.mark.slow  # 0.9 s with the engines compiled (the quick loop's budget)
 def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     at = small_tune()
     assert not at.exception and not at.error
@@ -136,6 +137,7 @@ def test_a_small_tune_runs_and_shows_what_it_found(cache: Path) -> None:
     assert str(cache) not in shown  # no path of the server reaches the visitor
 
 
+@pytest.mark.slow  # 0.9 s with the engines compiled (the quick loop's budget)
 def test_go_on_races_more_candidates_of_the_same_tune(cache: Path) -> None:
     at = small_tune(low=1, high=8)
     at.slider(key="tune-tolerance").set_value(1).run()  # ±1 point: not met in 2 candidates

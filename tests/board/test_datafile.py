@@ -421,6 +421,7 @@ def test_a_mutated_bundled_file_loads_or_fails_with_its_loaders_error(
             path.write_bytes(original)
 
 
+@pytest.mark.slow  # 1.0 s with the engines compiled (the quick loop's budget)
 @_FUZZ
 @given(kind=st.sampled_from(sorted(LOADER_ERRORS)), raw=st.binary(max_size=300))
 def test_arbitrary_bytes_load_or_fail_with_the_loaders_error(

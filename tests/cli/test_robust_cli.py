@@ -11,6 +11,7 @@ from tests.conftest import Cli
 from trackkit.games import get_ruleset
 
 
+@pytest.mark.slow  # 1.7 s with the engines compiled (the quick loop's budget)
 def test_compare_says_what_holds_under_every_policy_for_snow_tails(cli: Cli) -> None:
     argv = ("compare", "--game", "snowtails", "--robust", "policy", "--races", "300")
     code, out, err = cli(*argv, "--json")
@@ -113,6 +114,7 @@ def test_a_yummell_reading_named_again_is_refused_before_any_race(cli: Cli) -> N
     assert err.strip() == "trackkit: error: --robust names deck twice: name each reading once"
 
 
+@pytest.mark.slow  # 1.2 s with the engines compiled (the quick loop's budget)
 def test_profile_robust_honours_the_precision_and_the_most_races(cli: Cli) -> None:
     # issue 32 A7: --precision and --max-races were ignored under --robust; a precision
     # no run of 500 races reaches makes every track race its most (whole batches of 250)
@@ -127,6 +129,7 @@ def test_profile_robust_honours_the_precision_and_the_most_races(cli: Cli) -> No
     assert "balance's 95% interval is ±0.0001, at most 500 a track; 500 to 500 raced" in text
 
 
+@pytest.mark.slow  # 1.3 s with the engines compiled (the quick loop's budget)
 def test_a_reading_that_changes_no_race_is_counted_once(cli: Cli) -> None:
     # issue 32 C5: greedy sleds never take a 5th collision card, so the repair draw's two
     # values play the very same races: 2 combinations, not 4

@@ -30,6 +30,7 @@ def test_fitness_is_minus_the_unfairness_less_the_miss_beyond_the_tolerance() ->
     "method",
     [pytest.param("map-elites", marks=pytest.mark.slow), "random"],  # map-elites: about 6 s
 )
+@pytest.mark.slow  # 1.3 s with the engines compiled (the quick loop's budget)
 def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
     settings = SearchSettings(9.0, budget=40, top=2, check_races=40, method=method)
     a = search(space, settings, ProfileSettings(races=20, seed=4))
@@ -41,6 +42,7 @@ def test_the_same_seed_finds_the_same_tracks(space, method: str) -> None:
     assert list(a.history) == sorted(a.history)  # the best so far never gets worse
 
 
+@pytest.mark.slow  # 1.5 s with the engines compiled (the quick loop's budget)
 def test_the_best_tracks_are_legal_and_ranked_by_fitness(space) -> None:
     result = search(
         space, SearchSettings(9.0, budget=30, top=3, check_races=40), ProfileSettings(races=20)

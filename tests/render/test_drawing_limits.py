@@ -148,6 +148,7 @@ def test_its_figure_is_refused_at_the_apps_limit(
         lane_figure(staircase)
 
 
+@pytest.mark.slow  # 1.0 s with the engines compiled (the quick loop's budget)
 def test_every_preset_draws_within_the_apps_limits(app_limits, no_resvg) -> None:
     presets = [yummell_presets.load_preset(s) for s in yummell_presets.PRESET_SLUGS] + [
         snow_presets.load_preset(s) for s in snow_presets.PRESET_SLUGS

@@ -246,6 +246,7 @@ def test_an_existing_sheet_is_kept_unless_forced(cli: Cli, tmp_path: Path) -> No
     assert sheet.read_bytes().startswith(b"%PDF-")
 
 
+@pytest.mark.slow  # 1.1 s with the engines compiled (the quick loop's budget)
 def test_export_profiles_the_track_when_asked(cli: Cli, tmp_path: Path) -> None:
     sheet = tmp_path / "s.pdf"
     assert cli("export", "husky-oval", "--sheet", str(sheet), "--profile")[0] == 0

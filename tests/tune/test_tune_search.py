@@ -77,6 +77,7 @@ def _spec(path: Path, **changes: str):
     return parse_tune(text, str(path))
 
 
+@pytest.mark.slow  # 0.9 s with the engines compiled (the quick loop's budget)
 def test_a_broken_roster_is_repaired(broken: Path) -> None:
     result = tune(_spec(broken), broken.parent / "out")
     assert not result.confirmed_start_score.met  # broken before …

@@ -215,6 +215,7 @@ def _building(ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(on_track, beside)
 
 
+@pytest.mark.slow  # 1.3 s with the engines compiled (the quick loop's budget)
 @FUZZ
 @given(data=st.data(), slug=st.sampled_from(PRESET_SLUGS), reverse=st.booleans())
 def test_the_validator_never_crashes_on_random_obstacles(
