@@ -57,6 +57,10 @@ class PresetSpace:
         generator = np.random.default_rng([seed, self.size])
         return sorted(int(r) for r in generator.choice(self.size, count, replace=not distinct))
 
+    def finish_key(self, track: Track) -> tuple[int, ...]:
+        # backwards by rank: a worker's order of profiling is not the table's
+        return (-self.rank(track),)
+
 
 class BrokenSpace(PresetSpace):
     """A space whose track ``broken`` has a tile no tile set holds."""

@@ -65,6 +65,12 @@ class TrackSpace(Protocol):
 
     def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]: ...
 
+    def finish_key(self, track: Any) -> tuple[Any, ...]:
+        """A sort key that puts tracks ending alike next to each other (a worker profiles a
+        batch of its tracks in that order, so a solver can reuse what they share; () when
+        it does not matter)."""
+        ...
+
 
 def space_of(game: str, players: int, tileset_folder: str | None = None) -> TrackSpace:
     """Every legal track of ``game`` for ``players`` with the tile set in

@@ -3,9 +3,11 @@ table, one row per track (:func:`profile_partition`)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -32,12 +34,13 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
     rows: list[tuple[int, Any, dict[str, float], int]] = []
     rank = partition.start
     try:
-        for rank, track in tracks:
-            # every track raced with the sweep's seed: the same deals, shuffles and turn
-            # orders (common random numbers), so tracks differ by what they do, not by luck
-            profile = profile_track(track, settings, players=plan.players, options=options)
-            values = {**profile.values, "races": float(profile.races)}
-            rows.append((rank, track, values, plan.seed))
+        for batch in _batches(space, tracks):
+            for rank, track in batch:
+                # every track raced with the sweep's seed: the same deals, shuffles and turn
+                # orders (common random numbers), so tracks differ by what they do, not luck
+                profile = profile_track(track, settings, players=plan.players, options=options)
+                values = {**profile.values, "races": float(profile.races)}
+                rows.append((rank, track, values, plan.seed))
     except TrackkitError as error:
         raise SweepTrackError(f"{partition.describe()}, track rank {rank}: {error}") from None
     except Exception as error:
@@ -45,11 +48,26 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
             f"{partition.describe()}, track rank {rank}: the profile failed "
             f"({shown(error, 200) or 'no detail'})"
         ) from None
+    rows.sort(key=lambda row: row[0])  # back in rank order
     if len(rows) != partition.size:
         raise SweepTrackError(
             f"{partition.describe()}: the space gave {len(rows)} tracks, not {partition.size}"
         )
     return rows_table(plan, rows)
+
+
+BATCH = 1_000  # tracks a worker holds to sort by how they end (:func:`_batches`)
+
+
+def _batches(
+    space: TrackSpace, tracks: Iterable[tuple[int, Any]]
+) -> Iterator[list[tuple[int, Any]]]:
+    """``tracks`` in batches of :data:`BATCH`, each sorted by how its tracks end (the
+    space's ``finish_key``): a track's figures do not depend on the order it is profiled in,
+    and the exact solver reuses the rows of a route that ends as the one before it did."""
+    tracks = iter(tracks)
+    while batch := list(itertools.islice(tracks, BATCH)):
+        yield sorted(batch, key=lambda ranked: space.finish_key(ranked[1]))
 
 
 def figure_columns(values: dict[str, float]) -> list[str]:

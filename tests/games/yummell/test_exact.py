@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -237,6 +238,7 @@ def test_the_curse_tail_is_what_a_cap_would_lose(monkeypatch: pytest.MonkeyPatch
     full = exact_solo(track, character="Flamm", advantage="Advantage 8")
     real_levels = chains.curse_levels
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     monkeypatch.setattr(chains, "curse_levels", lambda *a: min(5, real_levels(*a)))
     capped = exact_solo(track, character="Flamm", advantage="Advantage 8")
     assert full.curse_levels == 8 and capped.curse_levels == 5
@@ -271,6 +273,7 @@ def test_a_hand_that_never_leaves_its_square_does_not_settle() -> None:
 def test_more_curse_levels_than_the_bound_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     monkeypatch.setattr(chains, "MAX_LEVELS", 3)
     with pytest.raises(TrackkitError, match="follows curses up to 3 levels"):
         exact_solo(load_preset("king-of-toads"), character="Flamm", advantage="Advantage 8")
@@ -435,15 +438,16 @@ def test_a_path_is_solved_as_a_board_with_that_path_alone(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     track = _track(name)
     prepared = race_board(track)
     character, advantage = RACERS[TRACKS.index(name) % len(RACERS)]
     for route, letter in enumerate("ABC"):
-        chains._SOLVED.clear()  # solved anew, not found
+        chains.forget_solved()  # solved anew, not found
         alone = exact_solo(
             track, character=character, advantage=advantage, prepared=_alone(prepared, route)
         )
-        chains._SOLVED.clear()
+        chains.forget_solved()
         on_path = exact_solo(track, character=character, advantage=advantage, path=letter)
         assert on_path.path == letter and alone.path == "A"
         assert on_path.expected_rounds == pytest.approx(alone.expected_rounds, abs=1e-9)
@@ -470,16 +474,17 @@ def test_every_path_at_once_is_each_path_solved_on_its_own(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     track = _track(name)
     for character, advantage in RACERS[:3]:
-        chains._SOLVED.clear()
+        chains.forget_solved()
         together = exact_paths(track, character=character, advantage=advantage)
         cached = {
             p: exact_solo(track, character=character, advantage=advantage, path=p) for p in "ABC"
         }
         apart = {}
         for letter in "ABC":
-            chains._SOLVED.clear()
+            chains.forget_solved()
             apart[letter] = exact_solo(track, character=character, advantage=advantage, path=letter)
         assert list(together) == ["A", "B", "C"]
         for letter in "ABC":
@@ -492,9 +497,10 @@ def test_every_path_at_once_is_each_path_solved_on_its_own(
 def test_every_path_at_once_when_one_is_known(monkeypatch: pytest.MonkeyPatch, known: str) -> None:
     # one path solved before (kept): the others are solved around it
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     track = load_preset("king-of-toads")
     alone = exact_paths(track, character="Flamm", advantage="Climbing")
-    chains._SOLVED.clear()
+    chains.forget_solved()
     exact_solo(track, character="Flamm", advantage="Climbing", path=known)
     assert exact_paths(track, character="Flamm", advantage="Climbing") == alone
 
@@ -533,10 +539,11 @@ def test_paths_with_other_curse_levels_or_no_squares_of_their_own(
     run = list(range(2, len(terrains)))
     prepared = _board(terrains, [[0, *run], [1, *run], run])
     monkeypatch.setattr(chains, "_SOLVED", {})
+    monkeypatch.setattr(chains, "_RECENT", deque(maxlen=chains.KEEP_RECENT))
     together = exact_paths(SHORT, character=0, advantage=2, prepared=prepared)
     levels = {}
     for letter in "ABC":
-        chains._SOLVED.clear()
+        chains.forget_solved()
         alone = exact_solo(SHORT, character=0, advantage=2, path=letter, prepared=prepared)
         assert together[letter] == pytest.approx(alone.expected_rounds, abs=1e-9)
         levels[letter] = alone.curse_levels
@@ -595,3 +602,34 @@ def test_the_simulator_agrees_on_every_path_and_with_every_character(slug: str) 
     greedy = exact_solo(track, character=0, advantage=reference).path
     for name, rounds in exact_characters(track).items():
         _agrees(track, rounds, name, reference, greedy, next(seeds))
+
+
+def test_routes_that_end_alike_across_tracks_give_what_each_solved_alone_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a sweep profiles the tracks that end alike one after another (the space's finish
+    # key) and the solver copies the rows of the squares they end in: the numbers are
+    # those of each track solved from the finish, to the last bit
+    space = get_ruleset("yummell").track_space(4)
+    tracks = sorted((t for _, t in space.tracks(10_000, 10_040)), key=space.finish_key)
+    found = chains._most_shared
+    reused: list[int] = []  # the squares each route took from a route solved before
+
+    def most_shared(chain: chains._Chain) -> tuple[int, object]:
+        shared, solution = found(chain)
+        reused.append(shared)
+        return shared, solution
+
+    monkeypatch.setattr(chains, "_most_shared", most_shared)
+    chains.forget_solved()
+    together = [exact_paths(t, character="Flamm", advantage="Climbing") for t in tracks]
+    across = sum(reused)
+    reused.clear()
+    apart = []
+    for track in tracks:
+        chains.forget_solved()
+        apart.append(exact_paths(track, character="Flamm", advantage="Climbing"))
+    assert together == apart
+    # a track's start paths share their squares with each other; tracks that end alike
+    # add a good deal more
+    assert across > 1.1 * sum(reused)

@@ -20,6 +20,7 @@ likely — by drawing ranks.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from collections.abc import Iterator
@@ -224,6 +225,22 @@ class TrackSpace:
     def sample(self, count: int, seed: int) -> list[Track]:
         """``count`` tracks drawn uniformly with replacement (see :meth:`sample_ranks`)."""
         return [self.track(rank) for rank in self.sample_ranks(count, seed)]
+
+    def finish_key(self, track: Track) -> tuple[tuple[int, int], ...]:
+        """A key that sorts tracks ending in the same tiles, turned the same way, next to
+        each other: each tile from the finish back, with its turn against the tile after it.
+        A sweep profiles its tracks in this order, so that the exact solver reuses the rows
+        of a route that ends alike (the figures do not depend on the order).
+
+        >>> space = TrackSpace(3)
+        >>> space.finish_key(space.track(0))[0]
+        (2, 0)
+        """
+        placed = track.placements
+        turns = [(p.rotation - q.rotation) % 360 for p, q in itertools.pairwise(placed)]
+        return tuple(
+            (p.tile, turn) for p, turn in zip(placed[::-1], [0, *turns[::-1]], strict=True)
+        )
 
     # --- helpers -----------------------------------------------------------------------
 

@@ -68,13 +68,13 @@ from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
 from trackkit.games.yummell.content import ADV_EFFECT, Content, Effect, load_content
 from trackkit.games.yummell.engine import MAX_ROUNDS
-from trackkit.games.yummell.exact.chains import _SOLVED as _SOLVED  # the bench clears it
 from trackkit.games.yummell.exact.chains import (
     KEEP_SOLVED,
     MAX_LEVELS,
     Solved,
     _solve_routes,
     curse_levels,
+    forget_solved,
 )
 from trackkit.games.yummell.exact.hands import HAND
 from trackkit.games.yummell.exact.solver import MAX_SWEEPS, TOLERANCE
@@ -95,6 +95,7 @@ __all__ = [
     "exact_characters",
     "exact_paths",
     "exact_solo",
+    "forget_solved",
 ]
 
 COVERS = (

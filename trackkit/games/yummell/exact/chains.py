@@ -4,6 +4,7 @@ into shared tables from the finish backwards, and the solutions kept by their in
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +92,12 @@ class _Chain:
     two: bool  # draw-two-keep-one
     key: tuple[Any, ...]
     onto_finish: bool = True  # a challenge won next to the finish finishes
+
+    @property
+    def racer(self) -> tuple[Any, ...]:
+        """The key's part that is not the route (the racer, the deck, the readings): the
+        chains whose solutions can share rows."""
+        return self.key[2:]
 
     @property
     def levels(self) -> int:
@@ -272,30 +279,53 @@ def _solve_routes(
 ) -> list[Solved]:
     """One racer's result on each of ``routes`` (``onto_finish``: :func:`_chains`).
 
-    The start paths differ only in their first squares. The longest route not solved
-    before is solved in full; every other one, in the same tables, only on its own
-    squares: the rows of the squares it ends in alike with the route solved before it are
-    that route's already (a square's values depend only on the squares ahead of it). The
+    A square's values depend only on the squares ahead of it, so a route that ends in the
+    same squares as one solved before (another start path of the track, or a track solved
+    just before: a sweep profiles the tracks that end alike one after another) is solved
+    only on its own squares, the rows of the squares it ends in copied from that route's
+    solution (:data:`_RECENT`). The longest route not solved before is solved first. The
     values are those of solving each route on its own: the same operations on the same
     numbers.
     """
     chains = _chains(board, routes, content, character, advantage, encounters, onto_finish)
     found = {c.key: _SOLVED[c.key] for c in chains if c.key in _SOLVED}
-    # the tables of the route solved last, and that route
-    solution, last = None, None
     for chain in sorted(chains, key=lambda c: -len(c.nodes)):  # the first of equals first
         if chain.key in found:
             continue
-        shared = chain.shared(last) if last is not None else 0
-        if solution is None or shared == 0:  # no squares alike (curse levels differ)
-            held = len(HANDS5) if chain.two else len(HANDS4)
-            solution, shared = _unsolved(chain.levels, len(chain.nodes), held), 1
+        held = len(HANDS5) if chain.two else len(HANDS4)
+        solution = _unsolved(chain.levels, len(chain.nodes), held)
+        shared, given = _most_shared(chain)
+        if shared > 1 and given is not None:
+            for mine, theirs in zip(solution[:3], given[:3], strict=True):
+                mine[:, -shared:] = theirs[:, -shared:]  # by level, the last rows
+            solution.sweeps[-shared:] = given.sweeps[-shared:]
+        else:
+            shared = 1  # the finish row, as :func:`_unsolved` wrote it
         found[chain.key] = _solve_chain(chain, solution, shared)
-        last = chain
+        _RECENT.append((chain, solution))
         if len(_SOLVED) >= KEEP_SOLVED:  # a sweep solves millions of tracks: forget the oldest
             del _SOLVED[next(iter(_SOLVED))]
         _SOLVED[chain.key] = found[chain.key]
     return [found[c.key] for c in chains]
+
+
+def _most_shared(chain: _Chain) -> tuple[int, Solution | None]:
+    """The recent solution (:data:`_RECENT`) of the same racer whose route ends in the most
+    squares alike with ``chain``'s, and how many."""
+    best, given = 0, None
+    for other, solution in _RECENT:
+        if other.racer == chain.racer:
+            shared = chain.shared(other)
+            if shared > best:
+                best, given = shared, solution
+    return best, given
+
+
+def forget_solved() -> None:
+    """Forget every solution kept (:data:`_SOLVED`, :data:`_RECENT`): the next solve
+    starts from the finish (a benchmark's timing, a test that solves anew)."""
+    _SOLVED.clear()
+    _RECENT.clear()
 
 
 def _converged(failed: int, nodes: np.ndarray) -> None:
@@ -312,3 +342,7 @@ def _converged(failed: int, nodes: np.ndarray) -> None:
 # and the same track asked for again, share one (the latest KEEP_SOLVED, in solving order)
 KEEP_SOLVED = 4096
 _SOLVED: dict[tuple[Any, ...], Solved] = {}
+# the latest chains solved and their solutions, whose rows a route that ends alike reuses
+# (each a few MB: a track's three start paths and the track before it)
+KEEP_RECENT = 6
+_RECENT: deque[tuple[_Chain, Solution]] = deque(maxlen=KEEP_RECENT)

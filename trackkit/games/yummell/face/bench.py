@@ -240,11 +240,11 @@ def time_exact(repeats: int) -> ExactTiming:
     pairs = len(content.character_names) * len(content.advantage_names)
     every, one = [], []
     for _ in range(repeats):
-        exact._SOLVED.clear()
+        exact.forget_solved()
         start = time.perf_counter()
         exact.exact_solo(track, workers=1)
         every.append(time.perf_counter() - start)
-        exact._SOLVED.clear()
+        exact.forget_solved()
         start = time.perf_counter()
         exact.exact_solo(track, character=0, advantage=0, workers=1)
         one.append(time.perf_counter() - start)
