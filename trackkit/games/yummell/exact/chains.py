@@ -109,12 +109,11 @@ class _Chain:
         share (:func:`_solve_routes`)."""
         if other.levels != self.levels:
             return 0
-        count = 0
-        for mine, theirs in zip(self.cost[::-1], other.cost[::-1], strict=False):
-            if (mine != theirs).any() or self.terrain[-1 - count] != other.terrain[-1 - count]:
-                break
-            count += 1
-        return count
+        n = min(len(self.nodes), len(other.nodes))
+        alike = (self.cost[-n:] == other.cost[-n:]).all(axis=1)
+        alike &= self.terrain[-n:] == other.terrain[-n:]
+        differ = np.flatnonzero(~alike[::-1])  # from the finish back
+        return int(differ[0]) if differ.size else n
 
 
 _TABLES: dict[tuple[int, int, int], tuple[Content, Draws]] = {}
