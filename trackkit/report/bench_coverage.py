@@ -12,7 +12,8 @@ estimates that fall outside their own interval (there should be none).
 
 The tracks: Yummell's drawn uniformly from the space of legal tracks for
 :data:`COVERAGE_PLAYERS` players (the draw is seeded), and Snow Tails' demo boards at
-:data:`SNOW_SLEDS` sleds. The truth has its own noise (1/√20 of the profile's), so
+:data:`SNOW_SLEDS` sleds, each profiled on :data:`SNOW_SEEDS` seeds (there are only four),
+against one truth. The truth has its own noise (1/√20 of the profile's), so
 coverage measured this way is a little under the true coverage.
 
 >>> Tally().add("length", True).add("length", False).rate("length")
@@ -32,6 +33,10 @@ from trackkit.explore.profile import PROFILE_RACES, ProfileSettings, TrackProfil
 COVERAGE_PLAYERS = 4
 COVERAGE_TRACKS = 24
 SNOW_SLEDS = 5
+# the demo boards are only four: each is profiled on this many seeds (against one truth),
+# so that a Snow Tails family counts enough intervals to tell 90% from 95%
+SNOW_SEEDS = 10
+MAX_SNOW_SEEDS = 100
 TRUTH_FACTOR = 20
 SEEDS = (1_000, 2)  # the first profile's (then one more a track), the truth's
 # figure families: a profile value's key (its interval ``key_low``/``key_high``) by family
@@ -153,32 +158,42 @@ def bench_coverage(
     races: int = PROFILE_RACES,
     snow: bool = True,
     draw: int = 0,
+    snow_seeds: int = SNOW_SEEDS,
 ) -> Coverage:
     """Profile ``tracks`` uniformly drawn 4-player Yummell tracks (drawn with ``draw``) and,
-    with ``snow``, Snow Tails' demo boards at 5 sleds, each at ``races`` races against
-    :data:`TRUTH_FACTOR` times as many on another seed."""
+    with ``snow``, Snow Tails' demo boards at 5 sleds (each on ``snow_seeds`` seeds), each
+    profile at ``races`` races against :data:`TRUTH_FACTOR` times as many on another seed."""
     from trackkit.games import get_ruleset
 
     yummell = get_ruleset("yummell")
     space = yummell.track_space(COVERAGE_PLAYERS)
     if not 1 <= tracks <= len(space):
         raise TrackkitError(f"the coverage benchmark profiles 1 to {len(space):,} tracks")
-    panel = [(t, COVERAGE_PLAYERS) for t in space.sample(tracks, draw)]
+    if not 1 <= snow_seeds <= MAX_SNOW_SEEDS:
+        raise TrackkitError(
+            f"the coverage benchmark profiles each Snow Tails board on 1 to {MAX_SNOW_SEEDS} seeds"
+        )
+    panel = [(t, COVERAGE_PLAYERS, 1) for t in space.sample(tracks, draw)]
     if snow:
         snowtails = get_ruleset("snowtails")
-        panel += [(snowtails.load_preset(slug), SNOW_SLEDS) for slug in snowtails.presets()]
+        panel += [
+            (snowtails.load_preset(slug), SNOW_SLEDS, snow_seeds) for slug in snowtails.presets()
+        ]
     tally = Tally()
     truth_races = TRUTH_FACTOR * races
-    for k, (track, players) in enumerate(panel):
-        # each track its own seed: the average track's noise, which a profile's difference
-        # keeps in part, is then not shared by every track's check (one seed for all
-        # would move every track's coverage together); the truth shares one seed
-        profile = profile_track(track, _settings(races, SEEDS[0] + k), players=players)
+    k = 0
+    for track, players, repeats in panel:
         truth = profile_track(track, _settings(truth_races, SEEDS[1]), players=players)
-        compare_profiles(profile, truth, tally)
+        for _ in range(repeats):
+            # each profile its own seed: the average track's noise, which a profile's
+            # difference keeps in part, is then not shared by every check (one seed for all
+            # would move every track's coverage together); the truth shares one seed
+            profile = profile_track(track, _settings(races, SEEDS[0] + k), players=players)
+            compare_profiles(profile, truth, tally)
+            k += 1
     what = f"{tracks} uniformly drawn {COVERAGE_PLAYERS}-player Yummell tracks"
     if snow:
-        what += f" and Snow Tails' demo boards at {SNOW_SLEDS} sleds"
+        what += f" and Snow Tails' demo boards at {SNOW_SLEDS} sleds, each on {snow_seeds} seeds"
     return Coverage(what, races, truth_races, tally)
 
 
@@ -190,7 +205,7 @@ def coverage_text(coverage: Coverage) -> str:
     """The benchmark as a table: each family's coverage, and estimates outside."""
     tally = coverage.tally
     lines = [
-        f"Coverage: {coverage.what}; profiles of {coverage.races:,} races (track k: seed "
+        f"Coverage: {coverage.what}; profiles of {coverage.races:,} races (profile k: seed "
         f"{SEEDS[0]} + k) against {coverage.truth_races:,} races (seed {SEEDS[1]}) as the "
         "truth",
         f"  {'family':<50} {'held':>6} {'of':>6} {'coverage':>9}",

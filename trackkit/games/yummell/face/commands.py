@@ -101,7 +101,9 @@ def _bench(values: Mapping[str, Any]) -> Shown:
     if values["coverage"]:
         from trackkit.report.bench_coverage import bench_coverage, coverage_text
 
-        coverage = bench_coverage(tracks=values["coverage_tracks"])
+        coverage = bench_coverage(
+            tracks=values["coverage_tracks"], snow_seeds=values["coverage_snow_seeds"]
+        )
         return Shown(coverage.to_json(), coverage_text(coverage))
     if values["reliability"] or values["retest"]:
         from trackkit.report.bench_reliability import (
@@ -283,6 +285,17 @@ COMMANDS = (
                 low=1,
                 high=26_640,
                 rule="the coverage benchmark profiles {low} to {high} tracks",
+            ),
+            Argument(
+                "coverage_snow_seeds",
+                "seeds each Snow Tails demo board is profiled on in the coverage benchmark "
+                "(default 10: there are only four boards)",
+                "int",
+                default=10,
+                low=1,
+                high=100,
+                rule="the coverage benchmark profiles each Snow Tails board on {low} to {high} "
+                "seeds",
             ),
             Argument(
                 "retest",
