@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import networkx as nx
+from itertools import islice
 
-from trackkit.board.graph import compose
+import networkx as nx
+from hypothesis import given
+from hypothesis import strategies as st
+
+from trackkit.board.graph import compose, simple_paths
 from trackkit.board.tiles import TileSet
 from trackkit.board.track import Placement, Track
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
@@ -90,3 +94,21 @@ def test_composition_of_a_broken_track_does_not_fail(tileset: TileSet) -> None:
     composed = compose(track, tileset)
     assert composed.graph.number_of_nodes() == len(tileset[1].squares)
     assert composed.finish is None and composed.routes() == []
+
+
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=30),
+    source=st.integers(0, 7),
+    target=st.integers(0, 7),
+    limit=st.integers(1, 6),
+)
+def test_simple_paths_are_networkx_s(
+    edges: list[tuple[int, int]], source: int, target: int, limit: int
+) -> None:
+    # the same paths in the same order as networkx's, on any graph (cycles, branches,
+    # loops, a source with no way out), the first ``limit`` of them
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(8))
+    graph.add_edges_from(edges)
+    expected = list(islice(nx.all_simple_paths(graph, source, target), limit))
+    assert simple_paths(graph, source, target, limit) == expected  # type: ignore[arg-type]

@@ -234,10 +234,10 @@ def _solve_chain(chain: _Chain, solution: Solution, shared: int) -> Solved:
     )
     first = squares - 1 - shared
     if shared > 1:
-        # the rows of this path's own squares hold another path's values: solved anew from
-        # 0. The encounter row of the first square shared (``first + 2``) holds the other
-        # path's too, but depends on the square behind it, this path's: `_solve` writes it
-        # anew once that square is solved.
+        # the rows of this path's own squares hold nothing yet or another path's values:
+        # zeroed, solved anew. The encounter row of the first square shared (``first + 2``)
+        # holds the other path's too, but depends on the square behind it, this path's:
+        # `_solve` writes it anew once that square is solved.
         for table in solution[:3]:
             table[:, start_row : first + 2] = 0.0
         solution.sweeps[start_row : first + 2] = 0
@@ -292,13 +292,11 @@ def _solve_routes(
         if chain.key in found:
             continue
         held = len(HANDS5) if chain.two else len(HANDS4)
-        solution = _unsolved(chain.levels, len(chain.nodes), held)
         shared, given = _most_shared(chain)
         if shared > 1 and given is not None:
-            for mine, theirs in zip(solution[:3], given[:3], strict=True):
-                mine[:, -shared:] = theirs[:, -shared:]  # by level, the last rows
-            solution.sweeps[-shared:] = given.sweeps[-shared:]
+            solution = _with_rows(given, len(chain.nodes), shared)
         else:
+            solution = _unsolved(chain.levels, len(chain.nodes), held)
             shared = 1  # the finish row, as :func:`_unsolved` wrote it
         found[chain.key] = _solve_chain(chain, solution, shared)
         _RECENT.append((chain, solution))
@@ -306,6 +304,20 @@ def _solve_routes(
             del _SOLVED[next(iter(_SOLVED))]
         _SOLVED[chain.key] = found[chain.key]
     return [found[c.key] for c in chains]
+
+
+def _with_rows(given: Solution, squares: int, shared: int) -> Solution:
+    """Tables for a route of ``squares`` squares whose last ``shared`` rows are ``given``'s
+    (a solution of the same racer at the same curse levels); :func:`_solve_chain` zeroes
+    the other rows before it solves them (not zeroed twice: a sweep makes millions)."""
+    tables = []
+    for table in given[:3]:
+        mine = np.empty((table.shape[0], squares + 1, *table.shape[2:]))
+        mine[:, -shared:] = table[:, -shared:]  # by level, the last rows
+        tables.append(mine)
+    sweeps = np.empty(squares + 1, dtype=np.int64)
+    sweeps[-shared:] = given.sweeps[-shared:]
+    return Solution(*tables, sweeps)
 
 
 def _most_shared(chain: _Chain) -> tuple[int, Solution | None]:
