@@ -21,6 +21,7 @@ from trackkit.explore.paired import (
     largest_move,
     paired_headline,
     per_race,
+    rate_spread,
     rates,
     signed_interval,
     spread_estimate,
@@ -118,6 +119,8 @@ def test_every_estimate_lies_inside_its_own_interval(
     assert est.low <= est.value <= est.high
     _, most = largest_move(moves, covariance)
     assert most.low <= most.value <= most.high
+    spread = rate_spread(moves, covariance)
+    assert spread.low <= spread.value <= spread.high
     signed = signed_interval(moves[0], covariance[0, 0])
     assert signed.low <= signed.value <= signed.high
 
@@ -171,3 +174,42 @@ def test_no_interval_says_a_chance_moves_by_more_than_100_points() -> None:
     moves = Moves(np.array([0.3, -0.3]), z, np.array([0.5, 0.5]))
     est = headline(moves)
     assert est.low <= est.value <= est.high <= 100.0
+
+
+def _coverage(figure, truth: float, theta: np.ndarray, draws: int = 4_000) -> float:
+    """How often ``figure(estimates, covariance)``'s interval holds ``truth``, the
+    estimates drawn around ``theta``, independent with standard error 1."""
+    rng = np.random.default_rng(11)
+    held = 0
+    for _ in range(draws):
+        est = figure(theta + rng.normal(size=theta.size), np.eye(theta.size))
+        held += est.low <= truth <= est.high
+    return held / draws
+
+
+@pytest.mark.parametrize(
+    "theta",
+    [np.zeros(6), np.array([6.0, 0, 0, 0, 0, 0]), np.array([5.0, -5.0, 1, 0, 0, 0])],
+    ids=["nothing moves", "one label stands out", "two labels tie at the top"],
+)
+def test_the_largest_move_covers_at_least_95_and_not_all_the_time_where_one_stands_out(
+    theta: np.ndarray,
+) -> None:
+    def figure(d: np.ndarray, covariance: np.ndarray):
+        return largest_move(d, covariance)[1]
+
+    coverage = _coverage(figure, float(np.abs(theta).max()), theta)
+    assert coverage >= 0.94
+    if np.abs(theta).max() > 0 and np.sort(np.abs(theta))[-2] == 0:
+        # the Bonferroni over every label covered 99.7% here: a wasted width
+        assert coverage <= 0.985
+
+
+@pytest.mark.parametrize(
+    "theta",
+    [np.zeros(5), np.array([6.0, 0, 0, 0, -6.0]), np.array([3.0, 3.0, 0, 0, 0])],
+    ids=["all alike", "one best, one worst", "two tie at the top"],
+)
+def test_the_spread_covers_at_least_95(theta: np.ndarray) -> None:
+    coverage = _coverage(rate_spread, float(theta.max() - theta.min()), theta)
+    assert 0.94 <= coverage <= 0.995

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import Panel, character_fairness
@@ -264,3 +267,17 @@ def test_a_snow_tails_precision_is_the_start_balance() -> None:
     assert (loose["start_balance_high"] - loose["start_balance_low"]) / 2 <= 0.3
     again = profile_track(track, ProfileSettings(races=1_000, seed=1), players=4)
     assert again.values == capped.values  # the races added are a longer profile's
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(0, 50), min_size=1, max_size=30), q=st.sampled_from([0.1, 0.9]))
+def test_a_grouped_percentile_rounds_to_the_whole_round_percentile(
+    counts: list[int], q: float
+) -> None:
+    from trackkit.explore.profile import grouped_percentile
+
+    row = np.array([counts])
+    assume(row.sum() > 0)
+    whole = int((np.cumsum(row) < q * row.sum()).sum())
+    value = float(grouped_percentile(row, q)[0])
+    assert whole - 0.5 < value <= whole + 0.5

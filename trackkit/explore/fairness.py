@@ -33,6 +33,7 @@ from trackkit.explore.paired import (
     headline,
     largest_move,
     per_race,
+    rate_spread,
     rates,
     signed_interval,
 )
@@ -274,20 +275,9 @@ def _figure(key: str, estimate: Estimate) -> dict[str, float]:
 
 
 def _spread(here: Rates, raced: np.ndarray) -> Estimate:
-    """The best label's win rate minus the worst's, with simultaneous (Bonferroni) 95%
-    intervals of every rate: a spread's own bootstrap is pushed up by noise."""
-    if raced.size < 2:
-        return Estimate(0.0, 0.0, 0.0)
-    from statistics import NormalDist
-
-    rate = here.rate[raced]
-    z = NormalDist().inv_cdf(1 - 0.025 / raced.size)
+    """The best label's win rate minus the worst's (:func:`rate_spread`)."""
     influence = here.influence[:, raced]
-    half = z * np.sqrt((influence * influence).sum(axis=0))
-    value = float(rate.max() - rate.min())
-    low = max(0.0, float((rate - half).max() - (rate + half).min()))
-    high = float((rate + half).max() - (rate - half).min())
-    return Estimate(value, min(low, value), max(high, value))
+    return rate_spread(here.rate[raced], influence.T @ influence)
 
 
 def _moved_values(

@@ -45,7 +45,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "unfairness parts": ("unfairness_character", "unfairness_start"),
     "length: mean rounds": ("rounds_mean",),
     "length: standard deviation": ("rounds_std",),
-    "length: 10th and 90th percentiles (whole rounds)": ("rounds_p10", "rounds_p90"),
+    "length: 10th and 90th percentiles": ("rounds_p10", "rounds_p90"),
     "largest move and spread": ("character_tilt", "start_tilt", "start_spread"),
     "drama and friction": (
         "lead_changes",
