@@ -10,10 +10,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from trackkit.board.tiles import TileSet
+from trackkit.board.tiles import TileSet, tileset_fingerprint
 from trackkit.board.track import Track
 from trackkit.games import load_tileset
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.space import placements_text
 
 
 class PresetSpace:
@@ -32,8 +33,28 @@ class PresetSpace:
         self.tileset: TileSet = load_tileset()
         self._presets = [load_preset(slug) for slug in PRESET_SLUGS]
 
+    game = "yummell"
+    dense = True
+    folder = None
+
     def __len__(self) -> int:
         return self.size
+
+    @property
+    def name(self) -> str:
+        return self.tileset.name
+
+    def fingerprint(self) -> str:
+        return tileset_fingerprint(self.tileset)
+
+    def legal_count(self) -> tuple[int, bool]:
+        return self.size, False
+
+    def features(self, rank: int) -> dict[str, float]:
+        return {}
+
+    def design_text(self, rank: int, track: Track) -> str:
+        return placements_text(track)
 
     def track(self, rank: int) -> Track:
         if not 0 <= rank < self.size:

@@ -561,7 +561,7 @@ def _hostile(root: Path, rows: int, column: str) -> Path:
     plan = plan_sweep(space, ProfileSettings(races=6, exact=False), partition_size=rows)
     prepare_folder(folder, plan)
     figures = {key: 1.0 for key in FIGURE_KEYS}
-    table = rows_table(plan, [(rank, track, figures, 1) for rank, track in space.tracks()])
+    table = rows_table(plan, [(rank, track, figures, 1) for rank, track in space.tracks()], space)
     indices = pa.array([0] * rows, pa.int32())
     repeated = pa.DictionaryArray.from_arrays(indices, pa.array(["x" * HOSTILE_TEXT]))
     table = table.set_column(table.column_names.index(column), column, repeated)

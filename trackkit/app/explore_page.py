@@ -45,7 +45,7 @@ from trackkit.explore.profile import (
     profile_options,
     profile_track,
 )
-from trackkit.explore.sweep import SweepPlan, placements_text, read_manifest, read_sweep
+from trackkit.explore.sweep import SweepPlan, read_manifest, read_sweep
 from trackkit.games import get_ruleset
 from trackkit.render import picture_figure
 from trackkit.report.orderings import row_tie_groups
@@ -391,7 +391,11 @@ def design_row(frame: Any, plan: SweepPlan, track: Track) -> dict[str, Any] | No
     folder = str(Path(track.tileset).resolve()) if track.tileset is not None else None
     if track.game != plan.game or folder != plan.tileset_folder or "placements" not in frame:
         return None
-    found = frame[frame["placements"] == placements_text(track)]
+    codec = get_ruleset(plan.game).design_codec
+    text = codec.encode(track) if codec is not None else None
+    if text is None:
+        return None
+    found = frame[frame["placements"] == text]
     return None if found.empty else found.iloc[0].to_dict()
 
 

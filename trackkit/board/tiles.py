@@ -16,6 +16,7 @@ game's square schema checks them when the set is read (:func:`read_tileset`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -481,3 +482,10 @@ def read_tileset(folder: str | Path, schema_for: SchemaFor) -> TileSet:
         folder=str(folder),
         game=header.game,
     )
+
+
+def tileset_fingerprint(tileset: TileSet) -> str:
+    """A short hash of a tile set's tiles: two folders with the same tiles give the same
+    fingerprint, so a sweep resumes wherever the set lies on disk."""
+    text = repr((tileset.grid, [(number, tileset[number]) for number in tileset]))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -80,8 +80,7 @@ def reference_words(ruleset: Any, players: int) -> str:
 
 def _drawn_from_space(ruleset: Any, players: int) -> bool:
     bounds = ruleset.players
-    space = getattr(ruleset, "track_space", None)
-    return space is not None and bounds.build_min <= players <= bounds.build_max
+    return ruleset.average_track == "space" and bounds.build_min <= players <= bounds.build_max
 
 
 _PANELS: dict[tuple[str, int], tuple[Any, ...]] = {}

@@ -15,16 +15,13 @@ Range(low=None, high=9.5)
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
-
-from trackkit.board.track import MAX_COORDINATE, MAX_PLACEMENTS, Placement, Track, save_track
+from trackkit.board.datafile import output_path, write_text
 from trackkit.errors import TrackkitError, shown
 from trackkit.explore.profile import FIGURES
 from trackkit.explore.sweep_folder import SweepStatus, checked_parts, sweep_status
@@ -44,21 +41,6 @@ DEFAULT_TOP = 10
 MAX_TOP = 1_000_000
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
-MAX_PLACEMENTS_TEXT = 20_000  # a row's placements as JSON: ten tiles take some 400
-
-
-class _RowPlacement(BaseModel):
-    """One placement of a sweep's row, as :func:`~trackkit.explore.sweep_worker.rows_table`
-    writes it (the track file's fields)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    tile: StrictInt = Field(ge=0, le=10_000)
-    x: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
-    y: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
-    rotation: StrictInt = Field(default=0, ge=0, le=359)
-
-
-_PLACEMENTS = TypeAdapter(list[_RowPlacement])
 
 
 @dataclass(frozen=True)
@@ -155,29 +137,21 @@ def figure_key(name: str, valid: list[str]) -> str:
     return key
 
 
-def row_placements(value: Any, folder: str | Path, rank: Any) -> list[dict[str, int]]:
-    """A row's ``placements`` cell (the JSON text, or the list) checked: a list of at
-    most :data:`~trackkit.board.track.MAX_PLACEMENTS` placements of whole numbers in
-    range; a :class:`SweepFolderError` naming the row otherwise."""
+def row_design(value: Any, plan: SweepPlan, folder: str | Path, rank: Any) -> Any:
+    """A row's ``placements`` cell (the design, as the game's space wrote it) checked by
+    the game's ``design_codec`` (Yummell: a list of at most
+    :data:`~trackkit.board.track.MAX_PLACEMENTS` placements of whole numbers in range;
+    Snow Tails: a design key); a :class:`SweepFolderError` naming the row otherwise."""
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    codec = get_ruleset(plan.game).design_codec
     where = f"rank {shown(rank, 30)}: placements"
-    if isinstance(value, str):
-        if len(value) > MAX_PLACEMENTS_TEXT:
-            raise SweepFolderError(str(folder), where, f"is {len(value):,} characters: {REDO}")
-        try:
-            value = json.loads(value)
-        except (ValueError, RecursionError):
-            raise SweepFolderError(str(folder), where, f"is not JSON: {REDO}") from None
-    if not isinstance(value, list) or len(value) > MAX_PLACEMENTS:
-        raise SweepFolderError(
-            str(folder), where, f"is not a list of at most {MAX_PLACEMENTS} placements: {REDO}"
-        )
+    if codec is None:
+        raise SweepFolderError(str(folder), where, f"is of a game with no design space: {REDO}")
     try:
-        checked = _PLACEMENTS.validate_python(value)
-    except ValidationError:
-        raise SweepFolderError(
-            str(folder), where, f"is not a list of placements (tile, x, y, rotation): {REDO}"
-        ) from None
-    return [p.model_dump() for p in checked]
+        return codec.decode(value)
+    except ValueError as error:
+        raise SweepFolderError(str(folder), where, f"{error}: {REDO}") from None
 
 
 def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTracks:
@@ -237,7 +211,7 @@ def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTra
     for record in records[1:]:
         record.pop("matched")
     for record in records:
-        record["placements"] = row_placements(record["placements"], folder, record["rank"])
+        record["placements"] = row_design(record["placements"], status.plan, folder, record["rank"])
         for key, value in record.items():
             if isinstance(value, float) and math.isnan(value):
                 record[key] = None
@@ -246,21 +220,20 @@ def find_tracks(folder: str | Path, query: TrackQuery | None = None) -> FoundTra
     )
 
 
-def row_track(row: dict[str, Any], plan: SweepPlan) -> Track:
-    """The track of a sweep's row, as the space gave it (its tile set from the plan); its
-    placements checked (:func:`row_placements`)."""
-    placements = row_placements(row["placements"], "this sweep", row.get("rank"))
+def row_track(row: dict[str, Any], plan: SweepPlan) -> Any:
+    """The track of a sweep's row, as the space gave it (its tile set from the plan, for a
+    game of tiles); its design checked (:func:`row_design`)."""
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    value = row_design(row["placements"], plan, "this sweep", row.get("rank"))
     name = row.get("name")
     if not isinstance(name, str) or not name or len(name) > 200 or not name.isprintable():
         raise SweepFolderError(
             "this sweep", f"rank {shown(row.get('rank'), 30)}: name", f"is not a name: {REDO}"
         )
-    return Track(
-        name=name,
-        placements=tuple(Placement(**p) for p in placements),
-        tileset=Path(plan.tileset_folder) if plan.tileset_folder else None,
-        game=plan.game,
-    )
+    codec = get_ruleset(plan.game).design_codec
+    assert codec is not None  # row_design refused a game without one
+    return codec.track(value, name, plan.tileset_folder)
 
 
 def export_file(row: dict[str, Any], plan: SweepPlan) -> str:
@@ -288,6 +261,9 @@ def export_tracks(found: FoundTracks, folder: str | Path) -> list[Path]:
         inside = target.resolve()
     except (OSError, RuntimeError):
         raise TrackkitError(f"{shown(target)}: the folder's path cannot be resolved") from None
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    codec = get_ruleset(found.plan.game).design_codec
     planned, paths = [], []
     for row in found.rows:
         track = row_track(row, found.plan)
@@ -302,7 +278,7 @@ def export_tracks(found: FoundTracks, folder: str | Path) -> list[Path]:
                 "another folder (nothing was written)"
             )
         paths.append(path)
-        text = track.to_toml(relative_to=target)
+        text = codec.file_text(track, target)
         try:
             parse_track_toml(text, source=path.name, base=target)
         except TrackkitError as error:
@@ -322,11 +298,11 @@ def export_tracks(found: FoundTracks, folder: str | Path) -> list[Path]:
                     "folder (nothing was written)"
                 )
             continue
-        planned.append((track, path))
+        planned.append((text, path))
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise TrackkitError(f"{shown(target)}: cannot make the folder: {error}") from None
-    for track, path in planned:
-        save_track(track, path)
+    for text, path in planned:
+        write_text(output_path(path, overwrite=False, suffixes=(".toml",)), text)
     return paths

@@ -5,13 +5,11 @@ tracks of the space (or of a uniform sample), in rank order, cut into runs of
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from importlib import metadata
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -28,7 +26,7 @@ from pydantic import (
 )
 
 from trackkit.board.datafile import first_problem
-from trackkit.board.track import DEFAULT_GAME, GAME_NAME, MAX_PATH
+from trackkit.board.track import GAME_NAME, MAX_PATH
 from trackkit.errors import LocatedError, TrackkitError
 from trackkit.explore.profile import REFERENCE_TRACKS, ProfileSettings
 from trackkit.limits import SWEEP_RACES
@@ -51,13 +49,28 @@ class SweepFolderError(LocatedError):
 
 
 class TrackSpace(Protocol):
-    """Every legal track of a game for a number of players, ranked ``0 .. len - 1`` in one
-    canonical order (the game's ruleset gives it: ``ruleset.track_space(players, tileset)``)."""
+    """A game's space of designs for a number of players, as a sweep, ``find``,
+    ``generate`` and the search use it (the game's ruleset gives it:
+    ``ruleset.track_space(players)``). A design is named by its rank ``0 .. len - 1`` in
+    one canonical order; where every rank is a legal track (``dense``: Yummell's tracks
+    under the building rule) a sweep may take them all, otherwise (Snow Tails' boards,
+    legal by rejection among raw designs) only a uniform sample of the legal ones."""
 
+    game: str
     players: int
-    tileset: Any
+    name: str  # what a sweep's plan records of it (a tile set's name, the space's)
+    folder: str | None  # the custom files it was built from (None: the game's own)
+    dense: bool
 
     def __len__(self) -> int: ...
+
+    def fingerprint(self) -> str:
+        """A short hash of what the space is made from: a sweep resumes only on the same."""
+        ...
+
+    def legal_count(self) -> tuple[int, bool]:
+        """The legal designs, and whether that count is an estimate."""
+        ...
 
     def track(self, rank: int) -> Any: ...
 
@@ -71,22 +84,35 @@ class TrackSpace(Protocol):
         it does not matter)."""
         ...
 
+    def features(self, rank: int) -> dict[str, float]:
+        """The design's own numbers a sweep keeps beside its profile (columns a map's axes
+        can use; ``{}`` when the profile measures the track already: Yummell's squares and
+        terrain)."""
+        ...
+
+    def design_text(self, rank: int, track: Any) -> str:
+        """What a sweep's row holds of the design (its ``placements`` column): the text
+        the game's ``design_codec`` reads back."""
+        ...
+
 
 def space_of(game: str, players: int, tileset_folder: str | None = None) -> TrackSpace:
-    """Every legal track of ``game`` for ``players`` with the tile set in
-    ``tileset_folder`` (None: the game's own), from the game's ruleset; a clear error for
-    a game that has none. (Dask sends it to the workers with cloudpickle.)"""
+    """The space of ``game``'s designs for ``players`` (with the tile set in
+    ``tileset_folder``, for a tile game; None: the game's own), from the game's ruleset;
+    a clear error for a game that has none. (Dask sends it to the workers with
+    cloudpickle.)"""
     from trackkit.games.base import get_ruleset, load_tileset  # the interface, not a game
 
     ruleset = get_ruleset(game)
-    make = getattr(ruleset, "track_space", None)
-    space = make(players, load_tileset(tileset_folder, game=game)) if make is not None else None
-    if space is None:
+    if ruleset.track_space is None:
         raise TrackkitError(
             f"{ruleset.title} has no space of legal tracks to sweep (its ruleset gives no "
             "track_space)"
         )
-    return space
+    if tileset_folder is None:
+        return ruleset.track_space(players)
+    # a game without tiles says so (tile_ruleset's error)
+    return ruleset.track_space(players, load_tileset(tileset_folder, game=game))
 
 
 def trackkit_version() -> str:
@@ -94,13 +120,6 @@ def trackkit_version() -> str:
         return metadata.version("trackkit")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
-
-
-def tileset_fingerprint(tileset: Any) -> str:
-    """A short hash of a tile set's tiles: two folders with the same tiles give the same
-    fingerprint, so a sweep resumes wherever the set lies on disk."""
-    text = repr((tileset.grid, [(number, tileset[number]) for number in tileset]))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -211,7 +230,7 @@ class _ManifestSpec(BaseModel):
                 f"game: {self.game!r} is not a game trackkit knows ({', '.join(rulesets())})"
             )
         ruleset = get_ruleset(self.game)
-        if getattr(ruleset, "track_space", None) is None:
+        if ruleset.track_space is None:
             raise ValueError(f"game: {ruleset.title} has no space of tracks to sweep")
         bounds = ruleset.players
         if not bounds.build_min <= self.players <= bounds.build_max:
@@ -270,10 +289,18 @@ def plan_sweep(
         )
     if size == 0:
         raise TrackkitError(f"there is no legal track for {space.players} players to sweep")
-    if sample is not None and not 1 <= sample <= size:
+    legal, estimate = space.legal_count()
+    if sample is None and not space.dense:
+        about = "about " if estimate else ""
         raise TrackkitError(
-            f"a sample is 1 to {size:,} tracks (the {space.players}-player space), not "
-            f"{sample:,}; leave out --sample to sweep every track"
+            f"the {space.name} are {size:,} designs ({about}{legal:,} legal), found by "
+            "rejection, not ranked one by one: sweep a uniform sample of them (--sample K)"
+        )
+    if sample is not None and not 1 <= sample <= legal:
+        tail = "; leave out --sample to sweep every track" if space.dense else ""
+        raise TrackkitError(
+            f"a sample is 1 to {legal:,} tracks (the {space.players}-player space), not "
+            f"{sample:,}{tail}"
         )
     tracks = size if sample is None else sample
     each = max(races, most)
@@ -284,22 +311,19 @@ def plan_sweep(
         f"{each:,} races each)"
     )
     SWEEP_RACES.check(raced * each, doing)
-    tileset = space.tileset
-    game = getattr(tileset, "game", DEFAULT_GAME)
     from trackkit.games import get_ruleset  # the registry, not a game
 
-    ruleset = get_ruleset(game)
-    own = getattr(ruleset, "default_tileset", None)
-    bundled = own is not None and tileset_fingerprint(own()) == tileset_fingerprint(tileset)
+    ruleset = get_ruleset(space.game)
+    exact = exact and ruleset.exact_solo is not None  # a game with no solver: raced only
     content = profile.content
     if content is not None:
         ruleset.load_content(content)  # a content that does not load is said before any race
     return SweepPlan(
-        game=game,
+        game=space.game,
         players=space.players,
-        tileset=tileset.name,
-        tileset_fingerprint=tileset_fingerprint(tileset),
-        tileset_folder=None if bundled else str(Path(tileset.folder).resolve()),
+        tileset=space.name,
+        tileset_fingerprint=space.fingerprint(),
+        tileset_folder=space.folder,
         space_size=size,
         races=races,
         seed=seed,

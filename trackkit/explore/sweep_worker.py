@@ -4,7 +4,6 @@ table, one row per track (:func:`profile_partition`)."""
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 from collections.abc import Iterable, Iterator
@@ -39,7 +38,11 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
                 # every track raced with the sweep's seed: the same deals, shuffles and turn
                 # orders (common random numbers), so tracks differ by what they do, not luck
                 profile = profile_track(track, settings, players=plan.players, options=options)
-                values = {**profile.values, "races": float(profile.races)}
+                values = {
+                    **profile.values,
+                    **space.features(rank),
+                    "races": float(profile.races),
+                }
                 rows.append((rank, track, values, plan.seed))
     except TrackkitError as error:
         raise SweepTrackError(f"{partition.describe()}, track rank {rank}: {error}") from None
@@ -53,7 +56,7 @@ def profile_partition(space: TrackSpace, plan: SweepPlan, partition: Partition) 
         raise SweepTrackError(
             f"{partition.describe()}: the space gave {len(rows)} tracks, not {partition.size}"
         )
-    return rows_table(plan, rows)
+    return rows_table(plan, rows, space)
 
 
 BATCH = 1_000  # tracks a worker holds to sort by how they end (:func:`_batches`)
@@ -76,23 +79,20 @@ def figure_columns(values: dict[str, float]) -> list[str]:
     return [*FIGURE_KEYS, *sorted(set(values) - set(FIGURE_KEYS))]
 
 
-def placements_text(track: Any) -> str:
-    """A track's placements as a sweep's ``placements`` column holds them (the track file's
-    list, as compact JSON): equal texts, the same track on the table."""
-    return json.dumps(track.to_dict()["placements"], separators=(",", ":"))
-
-
-def rows_table(plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int]]) -> pa.Table:
+def rows_table(
+    plan: SweepPlan, rows: list[tuple[int, Any, dict[str, float], int]], space: TrackSpace
+) -> pa.Table:
     """The Parquet table of profiled tracks: ``rank``, ``players``, ``name``, ``seed``
-    (of the track's profile: the sweep's), ``placements`` (the track file's list, as JSON) and one
-    float64 column per figure (null where it was not measured, e.g. ``--no-exact``)."""
+    (of the track's profile: the sweep's), ``placements`` (the design as ``space`` writes
+    it: Yummell's placements as JSON, a Snow Tails design's key) and one float64 column per
+    figure (null where it was not measured, e.g. ``--no-exact``)."""
     columns = figure_columns(rows[0][2]) if rows else list(FIGURE_KEYS)
     data: dict[str, pa.Array] = {
         "rank": pa.array([r[0] for r in rows], pa.int64()),
         "players": pa.array([plan.players] * len(rows), pa.int64()),
         "name": pa.array([r[1].name for r in rows], pa.string()),
         "seed": pa.array([r[3] for r in rows], pa.int64()),
-        "placements": pa.array([placements_text(r[1]) for r in rows], pa.string()),
+        "placements": pa.array([space.design_text(r[0], r[1]) for r in rows], pa.string()),
     }
     for key in columns:
         values = [r[2].get(key, math.nan) for r in rows]

@@ -41,7 +41,9 @@ What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
   (what a profile says of the track itself: squares, terrain…; the game then also counts
   the profile's drama and friction tallies, :mod:`trackkit.explore.profile`; its
   ``profile_choices``, if any, are the race options a profile uses); a game without one
-  sets it to None;
+  sets it to None; with ``track_space``, a ``design_codec`` (:class:`DesignCodec`: how a
+  sweep's row holds a design and the track it names) and ``average_track`` (what a
+  profile measures a track against: ``"space"``, tracks drawn from it, or ``"presets"``);
 - optional: ``profile_spec``, a :class:`ProfileSpec`: what a profile measures of a game
   without a tile game's figures (Snow Tails: its start slots against an average track,
   its own tallies, in words about sleds); a game with neither it nor ``track_figures``
@@ -66,7 +68,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel
@@ -272,6 +274,33 @@ class Ruleset(Protocol):
     design_space: Callable[..., Any] | None
     track_figures: Callable[[Any], dict[str, float]] | None
     track_space: Callable[..., Any] | None
+    design_codec: DesignCodec | None
+    average_track: Literal["space", "presets"]
+
+
+class DesignCodec(Protocol):
+    """How a sweep's row holds a game's design (its ``placements`` text, as the space's
+    ``design_text`` writes it) and reads it back, for ``find``, its export and Explore."""
+
+    def encode(self, track: Any) -> str | None:
+        """The row text of ``track`` if the track alone says which design it is (Yummell's
+        placements), else None (a Snow Tails board does not name its design)."""
+        ...
+
+    def decode(self, value: Any) -> Any:
+        """The design in a row, checked (a JSON value: what ``find --json`` shows); a
+        ValueError saying what is wrong with it otherwise (a sweep's files may come from
+        anyone)."""
+        ...
+
+    def track(self, value: Any, name: str, tileset_folder: str | None) -> Any:
+        """The track of the design ``value``, called ``name`` (``tileset_folder``: the
+        plan's, for a game of tiles)."""
+        ...
+
+    def file_text(self, track: Any, folder: Path) -> str:
+        """``track``'s file text, to be written in ``folder``."""
+        ...
 
 
 @runtime_checkable

@@ -93,14 +93,18 @@ def find_text(found: FoundTracks, exported: list[Path] | None = None) -> str:
     ]
     if not found.rows:
         return "\n".join(lines)
-    columns = list(SHOWN_FIGURES)
+    # the figures the game measures (a Snow Tails race has no exact solver, no squares)
+    columns = [c for c in SHOWN_FIGURES if any(row.get(c[0]) is not None for row in found.rows)]
     extra = [found.sort_key, *(key for key, _ in found.query.filters)]
     for key in extra:
         if key not in {c[0] for c in columns}:
             columns.append((key, key, ".3f"))
-    table = [["rank", *(heading for _, heading, _ in columns)]]
+    # a design named by a key (Snow Tails) is shown; placements (Yummell) are not
+    named = all(isinstance(row.get("placements"), str) for row in found.rows)
+    table = [["rank", *(heading for _, heading, _ in columns), *(["design"] if named else [])]]
     for row in found.rows:
-        table.append([str(row["rank"]), *(_cell(row.get(k), f) for k, _, f in columns)])
+        design = [shown(row["placements"], 60)] if named else []
+        table.append([str(row["rank"]), *(_cell(row.get(k), f) for k, _, f in columns), *design])
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     lines.append("")
     for line in table:

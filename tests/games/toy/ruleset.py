@@ -133,6 +133,8 @@ class Toy:
     design_space = None
     track_figures = None
     track_space = None
+    design_codec = None
+    average_track = "presets"
 
     def presets(self) -> tuple[str, ...]:
         return tuple(PRESETS)

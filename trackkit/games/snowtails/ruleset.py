@@ -142,7 +142,22 @@ class SnowTails:
     exact_solo = None
     design_space = None
     track_figures = None
-    track_space = None
+    # the average track a profile measures against stays the four demo boards (the figures
+    # do not move with the design space; docs/snowtails.md)
+    average_track = "presets"
+
+    def track_space(self, players: int) -> Any:
+        """The design space of lane tracks for ``players`` sleds (:mod:`.space`)."""
+        from trackkit.games.snowtails.space import SnowTrackSpace
+
+        return SnowTrackSpace(players)
+
+    @property
+    def design_codec(self) -> Any:
+        from trackkit.games.snowtails.space import SnowDesignCodec
+
+        return SnowDesignCodec()
+
     # a profile: the start slots (the same on every track, so an average track has them
     # too) and every tally; a race has no characters and no exact solver
     profile_spec = ProfileSpec(

@@ -37,12 +37,14 @@ True
 from __future__ import annotations
 
 import bisect
+import hashlib
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import product
 from math import comb
+from pathlib import Path
 from typing import Any
 
 from trackkit.errors import TrackkitError
@@ -331,3 +333,144 @@ def features(design: Design) -> dict[str, float]:
         "buildings": float(design.building != "none"),
         "reversed": float(design.direction == "reversed"),
     }
+
+
+# --- the space as a sweep sees it ---------------------------------------------------------
+
+SPACE_NAME = "Snow Tails parametric boards"
+MAX_KEY = 200  # characters of a design key a sweep's row may hold (3 pieces, 3 trees: ~25)
+
+
+class SnowTrackSpace:
+    """Snow Tails' design space (the default :class:`SnowSpace`) for ``players`` sleds, as
+    a sweep, ``find``, ``generate`` and the search use a game's space of tracks: a design's
+    **rank** is its raw rank (:meth:`SnowSpace.design`), so ``len`` counts raw designs,
+    legal or not, and only the legal ranks are tracks. The ranks are not all legal
+    (``dense`` False): a sweep of this space is a uniform sample of its legal designs
+    (:meth:`sample_ranks`, by rejection), never every rank.
+
+    >>> space = SnowTrackSpace(5)
+    >>> rank = space.sample_ranks(1, seed=1)[0]
+    >>> space.design_text(rank, space.track(rank)) == key(space.designs.design(rank))
+    True
+    """
+
+    game = "snowtails"
+    dense = False
+    folder: str | None = None
+
+    def __init__(self, players: int, designs: SnowSpace | None = None) -> None:
+        self.players = players
+        self.designs = designs if designs is not None else SnowSpace()
+        self.name = SPACE_NAME
+
+    def __len__(self) -> int:
+        return self.designs.raw_count
+
+    def __repr__(self) -> str:
+        return f"SnowTrackSpace(players={self.players}, raw designs={len(self):,})"
+
+    def fingerprint(self) -> str:
+        """A short hash of what the space's parameters are: a sweep resumes only on the
+        same space."""
+        d = self.designs
+        text = repr((d.pieces, d.lanes, d.directions, d.trees, d.buildings, d.kinds, PIECES))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def legal_count(self) -> tuple[int, bool]:
+        """The legal designs and whether that count is an estimate (:meth:`SnowSpace.count`)."""
+        count = self.designs.count()
+        return count, self.designs.count_is_estimate
+
+    def track(self, rank: int) -> SnowTrack:
+        """The track of the legal design of ``rank``; a clear error for an illegal one."""
+        design = self.designs.design(rank)
+        if not self.designs.legal(design):
+            raise TrackkitError(
+                f"rank {rank} ({key(design)}) is not a legal design: Snow Tails' validator "
+                "refuses it"
+            )
+        return self.designs.track(design)
+
+    def tracks(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, SnowTrack]]:
+        """The legal designs' ranks and tracks from ``start`` to ``stop`` (illegal ranks
+        are skipped)."""
+        stop = len(self) if stop is None else min(stop, len(self))
+        for rank in range(max(0, start), stop):
+            design = self.designs.design(rank)
+            if self.designs.legal(design):
+                yield rank, self.designs.track(design)
+
+    def sample_ranks(self, count: int, seed: int, *, distinct: bool = False) -> list[int]:
+        """``count`` legal ranks drawn uniformly (``distinct``: without replacement) from a
+        generator seeded ``seed``: a raw rank uniform over the raw designs, redrawn while
+        the validator refuses it (so uniform among the legal designs); the same seed gives
+        the same ranks in any process."""
+        if count < 0 or seed < 0:
+            raise TrackkitError("the count and the seed are whole numbers from 0 up")
+        legal, estimate = self.legal_count()
+        if distinct and count > legal:
+            about = "about " if estimate else ""
+            raise TrackkitError(
+                f"{count:,} distinct designs asked for; the space holds {about}{legal:,} "
+                "legal designs"
+            )
+        rng, drawn, seen = random.Random(seed), [], set()
+        tries = 0
+        while len(drawn) < count:
+            rank = rng.randrange(len(self))
+            tries += 1
+            if tries > MAX_TRIES * max(1, count):
+                raise TrackkitError(
+                    f"only {len(drawn):,} legal designs found in {tries - 1:,} draws"
+                )
+            if (distinct and rank in seen) or not self.designs.legal(self.designs.design(rank)):
+                continue
+            seen.add(rank)
+            drawn.append(rank)
+        return drawn
+
+    def sample(self, count: int, seed: int) -> list[SnowTrack]:
+        """``count`` legal designs' tracks drawn uniformly (:meth:`sample_ranks`)."""
+        return [self.track(rank) for rank in self.sample_ranks(count, seed)]
+
+    def finish_key(self, track: SnowTrack) -> tuple[Any, ...]:
+        """No order helps a Snow Tails profile (it has no solver to share rows)."""
+        return ()
+
+    def design_text(self, rank: int, track: SnowTrack) -> str:
+        """What a sweep's row holds of the design of ``rank``: its key (:func:`key`)."""
+        return key(self.designs.design(rank))
+
+    def features(self, rank: int) -> dict[str, float]:
+        """The design's numbers a map's axes can use (:func:`features`), each named
+        ``design_…`` (a profile's ``trees`` counts trees hit; ``design_trees`` those
+        standing)."""
+        return {f"design_{k}": v for k, v in features(self.designs.design(rank)).items()}
+
+
+class SnowDesignCodec:
+    """A Snow Tails design as a sweep's row holds it (its key) and the track it names."""
+
+    def encode(self, track: SnowTrack) -> None:
+        """A board does not say which design it is (its name may say anything)."""
+        return None
+
+    def decode(self, text: str) -> str:
+        """The key in a row, checked: a ValueError saying what is wrong otherwise."""
+        if not isinstance(text, str) or len(text) > MAX_KEY:
+            raise ValueError("is not a Snow Tails design key")
+        try:
+            from_key(text)
+        except TrackkitError:
+            raise ValueError(f"{text[:60]!r} is not a Snow Tails design key") from None
+        return text
+
+    def track(self, value: Any, name: str, tileset_folder: str | None) -> SnowTrack:
+        """The track of the design ``value`` names, called ``name``."""
+        design = from_key(self.decode(value))
+        track = SnowSpace().track(design)
+        return replace(track, name=name)
+
+    def file_text(self, track: SnowTrack, folder: Path) -> str:
+        return track.to_toml()

@@ -56,7 +56,7 @@ from trackkit.games.yummell.setup import (
     new_state,
     race_board,
 )
-from trackkit.games.yummell.space import TrackSpace
+from trackkit.games.yummell.space import PlacementsCodec, TrackSpace
 from trackkit.games.yummell.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.terrain import Terrain
 
@@ -367,6 +367,9 @@ class Yummell:
 
     def track_space(self, players: int, tileset: TileSet | None = None) -> TrackSpace:
         return TrackSpace(players, tileset if tileset is not None else self.default_tileset())
+
+    average_track = "space"
+    design_codec = PlacementsCodec()
 
 
 def _first(codes: np.ndarray, wanted: tuple[int, ...]) -> int:

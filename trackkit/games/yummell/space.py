@@ -21,14 +21,18 @@ likely — by drawing ranks.
 from __future__ import annotations
 
 import itertools
+import json
 import operator
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from trackkit.board.geometry import Side
-from trackkit.board.tiles import TileSet, bundled_tiles_folder
-from trackkit.board.track import Placement, Track
+from trackkit.board.tiles import TileSet, bundled_tiles_folder, tileset_fingerprint
+from trackkit.board.track import MAX_COORDINATE, MAX_PLACEMENTS, Placement, Track
 from trackkit.errors import TrackkitError, shown
 from trackkit.games import load_tileset
 from trackkit.games.yummell.building import BuildingTree, Step, building_tree, orientations
@@ -65,8 +69,41 @@ class TrackSpace:
         }
         self._folder = _track_folder(self.tileset)
 
+    game = GAME
+    dense = True  # every rank 0 .. len - 1 is a legal track: a sweep may take them all
+
     def __len__(self) -> int:
         return self._tree.legal_tracks
+
+    @property
+    def name(self) -> str:
+        """What a sweep's plan records of the space: its tile set's name."""
+        return self.tileset.name
+
+    @property
+    def folder(self) -> str | None:
+        """The tile set's folder, resolved; None for the bundled tiles (the same tiles
+        anywhere on disk count as bundled)."""
+        own = load_tileset(game=GAME)
+        if tileset_fingerprint(own) == self.fingerprint():
+            return None
+        return str(Path(self.tileset.folder).resolve())
+
+    def fingerprint(self) -> str:
+        """A short hash of the tile set's tiles (:func:`.tiles.tileset_fingerprint`)."""
+        return tileset_fingerprint(self.tileset)
+
+    def legal_count(self) -> tuple[int, bool]:
+        """The legal tracks, counted exactly."""
+        return len(self), False
+
+    def features(self, rank: int) -> dict[str, float]:
+        """None beyond the profile's (its ``track_figures``: squares, terrain)."""
+        return {}
+
+    def design_text(self, rank: int, track: Track) -> str:
+        """What a sweep's row holds of a track: its placements (:func:`placements_text`)."""
+        return placements_text(track)
 
     def __repr__(self) -> str:
         return f"TrackSpace(players={self.players}, tracks={len(self):,})"
@@ -293,3 +330,66 @@ def _track_folder(tileset: TileSet) -> Path | None:
     except OSError:
         bundled = False
     return None if bundled else folder
+
+
+# --- a design as a sweep's row holds it ----------------------------------------------------
+
+MAX_PLACEMENTS_TEXT = 20_000  # a row's placements as JSON: ten tiles take some 400
+
+
+class _RowPlacement(BaseModel):
+    """One placement of a sweep's row, as :func:`placements_text` writes it (the track
+    file's fields)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tile: StrictInt = Field(ge=0, le=10_000)
+    x: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    y: StrictInt = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    rotation: StrictInt = Field(default=0, ge=0, le=359)
+
+
+_PLACEMENTS = TypeAdapter(list[_RowPlacement])
+
+
+def placements_text(track: Track) -> str:
+    """A track's placements as a sweep's ``placements`` column holds them (the track
+    file's list, as compact JSON): equal texts, the same track on the table."""
+    return json.dumps(track.to_dict()["placements"], separators=(",", ":"))
+
+
+class PlacementsCodec:
+    """A Yummell track as a sweep's row holds it (its placements) and the track it names."""
+
+    def encode(self, track: Track) -> str:
+        return placements_text(track)
+
+    def decode(self, value: Any) -> list[dict[str, int]]:
+        """A row's placements (the JSON text, or the list) checked: a list of at most
+        :data:`~trackkit.board.track.MAX_PLACEMENTS` placements of whole numbers in range;
+        a ValueError saying what is wrong otherwise."""
+        if isinstance(value, str):
+            if len(value) > MAX_PLACEMENTS_TEXT:
+                raise ValueError(f"is {len(value):,} characters")
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                raise ValueError("is not JSON") from None
+        if not isinstance(value, list) or len(value) > MAX_PLACEMENTS:
+            raise ValueError(f"is not a list of at most {MAX_PLACEMENTS} placements")
+        try:
+            checked = _PLACEMENTS.validate_python(value)
+        except ValidationError:
+            raise ValueError("is not a list of placements (tile, x, y, rotation)") from None
+        return [p.model_dump() for p in checked]
+
+    def track(self, value: Any, name: str, tileset_folder: str | None) -> Track:
+        """The track of the placements ``value``, called ``name``, on the plan's tiles."""
+        return Track(
+            name=name,
+            placements=tuple(Placement(**p) for p in self.decode(value)),
+            tileset=Path(tileset_folder) if tileset_folder else None,
+            game=GAME,
+        )
+
+    def file_text(self, track: Track, folder: Path) -> str:
+        return track.to_toml(relative_to=folder)
