@@ -171,6 +171,29 @@ def test_generate_writes_track_files_and_never_replaces_another(cli: Cli, tmp_pa
     assert files[0].read_text() == "mine"
 
 
+def test_generate_draws_snow_tails_designs_as_keys_and_board_files(
+    cli: Cli, tmp_path: Path
+) -> None:
+    from trackkit.games.snowtails.space import SnowTrackSpace, from_key
+
+    argv = ["generate", "--game", "snowtails", "--players", "5", "--count", "3", "--seed", "4"]
+    code, out, err = cli(*argv)
+    lines = out.splitlines()
+    assert code == 0 and err == "" and len(lines) == 4
+    assert lines[0].startswith("3 of the about ") and "legal 5-player tracks (seed 4)" in lines[0]
+    space = SnowTrackSpace(5)
+    for rank, line in zip(space.sample_ranks(3, 4), lines[1:], strict=True):
+        assert line.split() == ["rank", f"{rank:,}:", space.summary(rank, None)]
+    rows = [json.loads(line) for line in cli(*argv, "--json")[1].splitlines()]
+    assert [from_key(row["placements"]) for row in rows] == [
+        space.designs.design(row["rank"]) for row in rows
+    ]
+    code, out, _ = cli(*argv, "-o", str(tmp_path))
+    assert code == 0 and len(list(tmp_path.iterdir())) == 3
+    for path in tmp_path.iterdir():
+        assert cli("validate", str(path), "--players", "5")[0] == 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -50,6 +50,11 @@ class PresetSpace:
     def legal_count(self) -> tuple[int, bool]:
         return self.size, False
 
+    summary_words = "tiles in placing order"
+
+    def summary(self, rank: int, track: Track) -> str:
+        return " ".join(str(tile) for tile in track.tiles)
+
     def features(self, rank: int) -> dict[str, float]:
         return {}
 

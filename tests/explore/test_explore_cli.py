@@ -163,3 +163,58 @@ def test_a_sample_of_the_real_space_swept_found_and_exported(cli: Cli, tmp_path:
     for path, row in zip(data["exported"], data["rows"], strict=True):
         assert space.rank(load_track(path)) == row["rank"]
         assert Path(path).name == f"4-player-{row['rank']}.toml"
+
+
+def test_a_sample_of_snow_tails_designs_swept_found_and_exported(cli: Cli, tmp_path: Path) -> None:
+    """Snow Tails' design space: swept by a sample, queried, exported as board files that
+    read back as the designs their rows name."""
+    from trackkit.games.base import load_track as load_any_track
+    from trackkit.games.snowtails.space import SnowTrackSpace
+
+    folder = tmp_path / "snow"
+    code, out, err = cli(
+        "sweep", "--game", "snowtails", "--players", "5", "--sample", "6", "--races", "40",
+        "--workers", "1", "--partition-size", "4", "--out", str(folder),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "a sample of 6 of" in out and "no exact solver" in out  # Snow Tails has none
+    code, out, _ = cli("find", str(folder), "--sort", "length", "--top", "3")
+    assert code == 0
+    heading = out.splitlines()[3].split()
+    assert heading[0] == "rank" and heading[-1] == "design" and "squares" not in heading
+    code, out, _ = cli(
+        "find", str(folder), "--filter", "design_lanes=4..5", "--json",
+        "--export", str(tmp_path / "boards"),
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["matched"] == 6
+    space = SnowTrackSpace(5)
+    for path, row in zip(data["exported"], data["rows"], strict=True):
+        assert row["placements"] == space.design_text(row["rank"], None)
+        assert row["unfairness_low"] <= row["unfairness"] <= row["unfairness_high"]
+        board = load_any_track(path)
+        assert board.to_toml() == space.track(row["rank"]).to_toml().replace(
+            space.track(row["rank"]).name, row["name"]
+        )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--out", "x"], "sweep a uniform sample of them (--sample K)"),
+        (["--sample", "3", "--tileset", "x", "--out", "x"], "has no tiles"),
+    ],
+)
+def test_snow_tails_sweep_refusals_are_one_line(cli: Cli, argv: list[str], message: str) -> None:
+    code, _, err = cli("sweep", "--game", "snowtails", "--players", "5", *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_search_of_snow_tails_designs_fills_a_map(cli: Cli) -> None:
+    code, out, err = cli(
+        "search", "--game", "snowtails", "--players", "5", "--target-length", "4",
+        "--budget", "24", "--races", "60", "--top", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["evaluated"] >= 20 and data["cells"] >= 2 and len(data["best"]) == 2

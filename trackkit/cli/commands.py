@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from trackkit.board.datafile import output_path, write_bytes, write_text
@@ -216,6 +217,18 @@ def _space(args: argparse.Namespace) -> Any:
     from trackkit.explore.sweep import space_of
 
     return space_of(args.game, args.players, args.tileset)
+
+
+def generate(args: argparse.Namespace) -> Shown:
+    from trackkit.report.generate import generate_lines, generate_text, write_track_files
+
+    space = _space(args)
+    ranks = space.sample_ranks(args.count, args.seed)
+    if args.output is not None:
+        files = write_track_files(space, ranks, args.output)
+        return Shown(files.to_json(), shown(files.text(), 4200))
+    lines: Iterator[str] = generate_lines(space, ranks)
+    return Shown(lines, generate_text(space, ranks, seed=args.seed))
 
 
 def search(args: argparse.Namespace) -> Shown:

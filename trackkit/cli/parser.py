@@ -42,11 +42,16 @@ class _Commands:
     def __init__(self, parser: argparse.ArgumentParser) -> None:
         self.sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    def add(self, name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
-        p = self.sub.add_parser(name, help=help, description=help)
+    def add(
+        self, name: str, handler: Handler, help: str, epilog: str | None = None
+    ) -> argparse.ArgumentParser:
+        p = self.sub.add_parser(name, help=help, description=help, epilog=epilog)
         p.add_argument("--json", action="store_true", help="print JSON for other programs")
         p.set_defaults(handler=handler)
         return p
+
+
+MAX_GENERATE = 1_000_000  # tracks one `generate` draws (a file each with -o)
 
 
 def _track(p: argparse.ArgumentParser, *, tileset: bool = True) -> None:
@@ -198,6 +203,16 @@ def _tune(p: argparse.ArgumentParser) -> None:
 
 
 def _design_space(add: _Commands) -> None:
+    _generate(
+        add.add(
+            "generate",
+            commands.generate,
+            "draw legal tracks uniformly at random (every legal track equally likely)",
+            epilog="--json prints JSON Lines: one object per track (name, players, rank, "
+            "placements: Yummell's tiles placed, a Snow Tails design's key); with -o, the "
+            "files written",
+        )
+    )
     p = add.add("search", commands.search, "find balanced tracks of a target length (MAP-Elites)")
     add_argument(p, build_players(required=True))
     _space_game(p)
@@ -277,6 +292,24 @@ def _sweep(p: argparse.ArgumentParser) -> None:
         type=bounded(1, 100_000, "a partition holds {low} to {high} tracks"),
         default=500,
         help="tracks per Parquet file",
+    )
+
+
+def _generate(p: argparse.ArgumentParser) -> None:
+    add_argument(p, build_players(required=True))
+    _space_game(p)
+    p.add_argument(
+        "--count",
+        type=bounded(1, MAX_GENERATE, "generate draws {low} to {high} tracks"),
+        default=10,
+        help=f"1 to {MAX_GENERATE:,} (default 10)",
+    )
+    p.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="write each track to DIR/track-RANK.toml (DIR is made if missing)",
     )
 
 

@@ -288,7 +288,7 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
     pooled) so that a lucky first profile does not stay on top. Returns the cells filled."""
     from ribs.archives import GridArchive  # loaded only by a search
 
-    size, budget = len(space), profiles.budget
+    budget = profiles.budget
     archive = GridArchive(
         solution_dim=1,
         dims=(LENGTH_CELLS, FAIRNESS_CELLS),
@@ -323,7 +323,7 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
             if child is not None:
                 children.append(child)
         if not children and not again:  # the neighbourhood is exhausted: draw uniformly
-            children = _fresh(size, rng, profiles.counts, wanted)
+            children = _fresh(space, rng, profiles.counts, wanted)
         if not children and not again:
             break  # every track has been profiled
         for rank in again + children:
@@ -352,55 +352,28 @@ def _mutate(
     seen: dict[int, Any],
     taken: list[int],
 ) -> int | None:
-    """A track sharing the first tiles of ``parent`` (how many: drawn uniformly) and the
-    rest drawn uniformly among the legal ways to finish it, or now and then a uniform
-    track; never one already profiled or chosen (None after a few tries)."""
-    size = len(space)
-    placements = space.track(parent).placements
+    """A track near ``parent`` (the space's ``mutate``: Yummell keeps its first tiles and
+    finishes it anew, Snow Tails changes one thing of the design), or now and then a
+    uniform track; never one already profiled or chosen (None after a few tries)."""
     for _ in range(32):
-        if rng.random() < FRESH:
-            child = int(rng.integers(size))
-        else:
-            kept = int(rng.integers(1, len(placements) - 1))  # the start, and 0 or more tiles
-            low, high = _subtree(space, parent, placements[:kept])
-            child = int(rng.integers(low, high))
+        child = _draw(space, rng) if rng.random() < FRESH else space.mutate(parent, rng)
         if child not in seen and child not in taken:
             return child
     return None
 
 
-def _subtree(space: Any, rank: int, prefix: tuple[Any, ...]) -> tuple[int, int]:
-    """The ranks of the tracks that begin with ``prefix`` (the placements of the track of
-    ``rank``): one interval, since the canonical order is depth-first."""
-    if hasattr(space, "subtree"):
-        return space.subtree(rank, len(prefix))
-    depth = len(prefix)
-
-    def begins(r: int) -> bool:
-        return space.track(r).placements[:depth] == prefix
-
-    low, high = 0, rank  # the first rank with the prefix
-    while low < high:
-        middle = (low + high) // 2
-        if begins(middle):
-            high = middle
-        else:
-            low = middle + 1
-    first = low
-    low, high = rank + 1, len(space)  # the first rank after them
-    while low < high:
-        middle = (low + high) // 2
-        if begins(middle):
-            low = middle + 1
-        else:
-            high = middle
-    return first, low
+def _draw(space: Any, rng: np.random.Generator) -> int:
+    """A uniform legal rank: any rank of a space whose ranks are all legal, else the
+    space's own draw."""
+    if space.dense:
+        return int(rng.integers(len(space)))
+    return space.sample_ranks(1, int(rng.integers(2**62)))[0]
 
 
-def _fresh(size: int, rng: np.random.Generator, seen: dict[int, Any], count: int) -> list[int]:
+def _fresh(space: Any, rng: np.random.Generator, seen: dict[int, Any], count: int) -> list[int]:
     found: list[int] = []
-    while len(found) < count and len(seen) + len(found) < size:
-        child = int(rng.integers(size))
+    while len(found) < count and len(seen) + len(found) < len(space):
+        child = _draw(space, rng)
         if child not in seen and child not in found:
             found.append(child)
     return found

@@ -84,6 +84,16 @@ class TrackSpace(Protocol):
         it does not matter)."""
         ...
 
+    summary_words: str  # what summary() gives, in words ("tiles in placing order")
+
+    def summary(self, rank: int, track: Any) -> str:
+        """The design of ``rank`` in a few words (a line of ``trackkit generate``)."""
+        ...
+
+    def mutate(self, rank: int, rng: np.random.Generator) -> int:
+        """A legal rank near ``rank`` (the search's mutation), drawn with ``rng``."""
+        ...
+
     def features(self, rank: int) -> dict[str, float]:
         """The design's own numbers a sweep keeps beside its profile (columns a map's axes
         can use; ``{}`` when the profile measures the track already: Yummell's squares and
@@ -101,7 +111,7 @@ def space_of(game: str, players: int, tileset_folder: str | None = None) -> Trac
     ``tileset_folder``, for a tile game; None: the game's own), from the game's ruleset;
     a clear error for a game that has none. (Dask sends it to the workers with
     cloudpickle.)"""
-    from trackkit.games.base import get_ruleset, load_tileset  # the interface, not a game
+    from trackkit.games.base import get_ruleset, load_tileset, tile_ruleset  # the interface
 
     ruleset = get_ruleset(game)
     if ruleset.track_space is None:
@@ -111,7 +121,7 @@ def space_of(game: str, players: int, tileset_folder: str | None = None) -> Trac
         )
     if tileset_folder is None:
         return ruleset.track_space(players)
-    # a game without tiles says so (tile_ruleset's error)
+    tile_ruleset(game)  # a game without tiles says so, before the folder is read
     return ruleset.track_space(players, load_tileset(tileset_folder, game=game))
 
 

@@ -19,35 +19,45 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trackkit.board.datafile import describe_os_error
-from trackkit.board.track import save_track
-from trackkit.errors import ExistingFileError, OutputFileError
+from trackkit.board.datafile import describe_os_error, output_path, write_text
+from trackkit.errors import ExistingFileError, OutputFileError, TrackkitError
 from trackkit.explore.sweep import TrackSpace
 
 
 def generate_lines(space: TrackSpace, ranks: Sequence[int]) -> Iterator[str]:
-    """One JSON object per rank: the track's ``name``, ``players``, ``rank`` and
-    ``placements`` as in a track file's ``[[placements]]`` tables (and its ``tileset``
-    folder when it is not the bundled one)."""
+    """One JSON object per rank: the track's ``name``, ``players``, ``rank`` (and its
+    ``tileset`` folder when it is not the game's own) and ``placements``, the design as a
+    sweep's row holds it, read back (Yummell: as in a track file's ``[[placements]]``
+    tables; Snow Tails: the design's key)."""
+    codec = _codec(space)
     for rank in ranks:
-        data = space.track(rank).to_dict()
-        line: dict[str, Any] = {"name": data["name"], "players": space.players, "rank": rank}
-        if "tileset" in data:
-            line["tileset"] = data["tileset"]
-        line["placements"] = data["placements"]
+        track = space.track(rank)
+        line: dict[str, Any] = {"name": track.name, "players": space.players, "rank": rank}
+        if space.folder is not None:
+            line["tileset"] = space.folder
+        line["placements"] = codec.decode(space.design_text(rank, track))
         yield json.dumps(line, ensure_ascii=False)
 
 
 def generate_text(space: TrackSpace, ranks: Sequence[int], *, seed: int) -> Iterator[str]:
-    """A heading, then one line per rank: the rank and the tiles in placing order."""
+    """A heading, then one line per rank: the rank and the design in a few words."""
+    legal, estimate = space.legal_count()
     yield (
-        f"{len(ranks):,} of the {len(space):,} legal {space.players}-player tracks "
-        f"(seed {seed}); rank, then tiles in placing order:"
+        f"{len(ranks):,} of the {'about ' if estimate else ''}{legal:,} legal "
+        f"{space.players}-player tracks (seed {seed}); rank, then {space.summary_words}:"
     )
     width = len(f"{len(space) - 1:,}")
     for rank in ranks:
-        tiles = " ".join(str(tile) for tile in space.track(rank).tiles)
-        yield f"rank {rank:>{width},}: {tiles}"
+        yield f"rank {rank:>{width},}: {space.summary(rank, space.track(rank))}"
+
+
+def _codec(space: TrackSpace) -> Any:
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    codec = get_ruleset(space.game).design_codec
+    if codec is None:
+        raise TrackkitError(f"{space.game} has no design a track file can be written from")
+    return codec
 
 
 @dataclass(frozen=True)
@@ -88,12 +98,13 @@ def write_track_files(space: TrackSpace, ranks: Sequence[int], folder: str | Pat
     anything else is refused before any file is written, so no file of the user's is lost.
     """
     folder = Path(folder)
+    codec = _codec(space)
     _make_folder(folder)
     files = TrackFiles(folder)
     ranks = list(dict.fromkeys(ranks))  # a rank drawn twice is one file
     there = [rank for rank in ranks if (folder / track_file_name(rank)).exists()]
     for rank in there:  # every clash is found before anything is written
-        if not _holds(folder / track_file_name(rank), space, rank):
+        if not _holds(folder / track_file_name(rank), space, rank, codec):
             raise _clash(folder / track_file_name(rank))
     for rank in ranks:
         path = folder / track_file_name(rank)
@@ -101,9 +112,12 @@ def write_track_files(space: TrackSpace, ranks: Sequence[int], folder: str | Pat
             files.kept.append(path)
             continue
         try:
-            files.written.append(save_track(space.track(rank), path))
+            text = codec.file_text(space.track(rank), folder)
+            files.written.append(
+                write_text(output_path(path, overwrite=False, suffixes=(".toml",)), text)
+            )
         except ExistingFileError:  # it appeared meanwhile
-            if not _holds(path, space, rank):
+            if not _holds(path, space, rank, codec):
                 raise _clash(path) from None
             files.kept.append(path)
     return files
@@ -118,11 +132,11 @@ def _make_folder(folder: Path) -> None:
         raise OutputFileError(str(folder), None, describe_os_error(exc)) from None
 
 
-def _holds(path: Path, space: TrackSpace, rank: int) -> bool:
+def _holds(path: Path, space: TrackSpace, rank: int, codec: Any) -> bool:
     """Whether ``path`` is a file holding exactly the track file of ``rank``."""
     try:
-        return path.is_file() and path.read_text("utf-8") == space.track(rank).to_toml(
-            relative_to=path.parent
+        return path.is_file() and path.read_text("utf-8") == codec.file_text(
+            space.track(rank), path.parent
         )
     except (OSError, UnicodeDecodeError):
         return False

@@ -16,7 +16,9 @@ from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.race import RaceOptions, simulate
 from trackkit.games.snowtails.space import (
     Design,
+    SnowDesignCodec,
     SnowSpace,
+    SnowTrackSpace,
     features,
     from_key,
     key,
@@ -139,3 +141,86 @@ def test_features_count_the_course() -> None:
     assert (found["corners"], found["tight_corners"], found["straight_rows"]) == (1, 1, 24)
     # grid 6×5 + corner 2..6 + hairpin 3,5,..,11 + 8×5 + sprint 10×5
     assert found["spaces"] == 30 + 20 + 35 + 40 + 50
+
+
+# --- the space as a sweep, generate and the search use it ----------------------------------
+
+SPACE = SnowSpace()
+
+
+@settings(max_examples=200, deadline=None)
+@given(rank=st.integers(0, SnowSpace().raw_count - 1))
+def test_a_design_ranks_back_to_its_rank(rank: int) -> None:
+    assert SPACE.rank(SPACE.design(rank)) == rank
+
+
+def test_a_design_outside_the_space_has_no_rank() -> None:
+    with pytest.raises(TrackkitError, match="not a design of this space"):
+        TINY.rank(Design(4, "forward", "SSSS"))
+    with pytest.raises(TrackkitError, match="not a design of this space"):
+        SnowSpace().rank(Design(4, "forward", "S", (10_000,)))
+
+
+def test_the_sweeps_draw_is_uniform_over_the_legal_ranks_of_a_tiny_space() -> None:
+    space = SnowTrackSpace(5, TINY)
+    legal = [r for r in range(len(space)) if TINY.legal(TINY.design(r))]
+    draws = Counter(space.sample_ranks(len(legal) * 10, seed=7))
+    assert set(draws) <= set(legal)
+    assert chisquare([draws[r] for r in legal]).pvalue > 0.001
+    distinct = space.sample_ranks(len(legal), seed=7, distinct=True)
+    assert sorted(distinct) == legal  # every legal design once
+    with pytest.raises(TrackkitError, match="312 legal designs"):
+        space.sample_ranks(len(legal) + 1, seed=7, distinct=True)
+
+
+def test_an_illegal_rank_is_no_track_and_is_skipped_when_streamed() -> None:
+    space = SnowTrackSpace(5, TINY)
+    illegal = next(r for r in range(len(space)) if not TINY.legal(TINY.design(r)))
+    with pytest.raises(TrackkitError, match="not a legal design"):
+        space.track(illegal)
+    ranks = [rank for rank, _ in space.tracks()]
+    assert illegal not in ranks and len(ranks) == TINY.count()
+
+
+@settings(max_examples=100, deadline=None)
+@given(rank=st.integers(0, SPACE.raw_count - 1), seed=st.integers(0, 2**32 - 1))
+def test_a_neighbour_differs_in_one_thing_a_designer_changes(rank: int, seed: int) -> None:
+    before = SPACE.design(rank)
+    after = SPACE.neighbour(before, random.Random(seed))
+    if after is None:
+        return
+    assert after != before and SPACE.rank(after) >= 0  # a design of the space
+    course = [
+        before.lanes != after.lanes,
+        before.direction != after.direction,
+        before.pieces != after.pieces,
+        before.building != after.building,
+    ]
+    if any(course):
+        # one course change; trees that no longer fit the course are dropped
+        assert sum(course) == 1 and set(after.trees) <= set(before.trees)
+    else:
+        # a tree moved, added or taken away
+        assert len(set(before.trees) ^ set(after.trees)) in (1, 2)
+
+
+def test_a_mutation_is_a_legal_design_near_its_parent() -> None:
+    import numpy as np
+
+    space = SnowTrackSpace(5)
+    rng = np.random.default_rng(4)
+    for parent in space.sample_ranks(20, seed=4):
+        child = space.mutate(parent, rng)
+        assert child != parent and space.designs.legal(space.designs.design(child))
+
+
+def test_a_rows_design_reads_back_as_its_track() -> None:
+    space = SnowTrackSpace(5)
+    codec = SnowDesignCodec()
+    for rank in space.sample_ranks(5, seed=3):
+        track = space.track(rank)
+        again = codec.track(codec.decode(space.design_text(rank, track)), track.name, None)
+        assert again == track
+    for bad in ("", "5f-X-t-none", "x" * 500, "5f-S-t-none-extra"):
+        with pytest.raises(ValueError, match="design key"):
+            codec.decode(bad)

@@ -47,6 +47,8 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.track import Address, SnowTrack, parse_track
 from trackkit.games.snowtails.validation import validate_track
@@ -124,6 +126,15 @@ def _building(option: str, lanes: int) -> list[dict[str, Any]]:
         middle = (lanes + 1) // 2
         return [{"kind": "bothy", "segment": "sprint", "lanes": [middle, middle + 1], "rows": rows}]
     return []
+
+
+def _rank_subset(subset: Sequence[int]) -> int:
+    """The colexicographic rank of a subset (:func:`_unrank_subset`'s inverse).
+
+    >>> _rank_subset(_unrank_subset(17, 9, 3))
+    17
+    """
+    return sum(comb(c, j) for j, c in enumerate(sorted(subset), start=1))
 
 
 def _unrank_subset(rank: int, size: int, k: int) -> tuple[int, ...]:
@@ -207,6 +218,75 @@ class SnowSpace:
                 return Design(lanes, direction, pieces, trees, self.buildings[option])
             rank -= comb(size, k)
         raise AssertionError("unreachable: the course's count covers its ranks")
+
+    def rank(self, design: Design) -> int:
+        """The raw rank of ``design`` (:meth:`design`'s inverse); a TrackkitError for a
+        design outside the space.
+
+        >>> space = SnowSpace()
+        >>> space.rank(space.design(123_456_789))
+        123456789
+        """
+        courses, totals = self._courses
+        at = self._course_index.get((design.lanes, design.direction, design.pieces))
+        size = courses[at][3] if at is not None else 0
+        if (
+            at is None
+            or len(design.trees) not in self.trees
+            or design.building not in self.buildings
+            or any(not 0 <= t < size for t in design.trees)
+            or len(set(design.trees)) != len(design.trees)
+        ):
+            raise TrackkitError(f"{key(design)} is not a design of this space")
+        before = 0
+        for k in self.trees:
+            if k == len(design.trees):
+                break
+            before += comb(size, k)
+        within = (before + _rank_subset(design.trees)) * len(self.buildings)
+        base = totals[at - 1] if at else 0
+        return base + within + self.buildings.index(design.building)
+
+    @cached_property
+    def _course_index(self) -> dict[tuple[int, str, str], int]:
+        return {c[:3]: i for i, c in enumerate(self._courses[0])}
+
+    def neighbour(self, design: Design, rng: random.Random) -> Design | None:
+        """A design that differs from ``design`` in one thing a designer changes: a
+        piece (changed, added or taken away), the lanes, the direction, a tree (moved,
+        added or taken away) or the buildings; None when the change drawn is not one this
+        space allows (the caller draws again)."""
+        pieces, trees = design.pieces, list(design.trees)
+        change = rng.choice(("piece", "lanes", "direction", "tree", "building"))
+        lanes, direction, building = design.lanes, design.direction, design.building
+        if change == "piece":
+            at = rng.randrange(len(pieces) + 1)
+            letter = rng.choice(self.kinds)
+            options = [pieces[:at] + letter + pieces[at:]]  # added
+            if at < len(pieces):
+                options += [pieces[:at] + letter + pieces[at + 1 :], pieces[:at] + pieces[at + 1 :]]
+            pieces = rng.choice(options)
+        elif change == "lanes":
+            lanes = rng.choice(self.lanes)
+        elif change == "direction":
+            direction = rng.choice(self.directions)
+        elif change == "building":
+            building = rng.choice(self.buildings)
+        size = len(_spaces(lanes, _segments(lanes, direction, pieces))) if pieces else 0
+        trees = [t for t in trees if t < size]
+        if change == "tree" and size:
+            if trees and rng.random() < 0.5:
+                trees.pop(rng.randrange(len(trees)))
+            if rng.random() < 0.5 or not trees:
+                trees.append(rng.randrange(size))
+        found = Design(lanes, direction, pieces, tuple(sorted(set(trees))), building)
+        if (
+            len(found.pieces) not in self.pieces
+            or len(found.trees) not in self.trees
+            or found == design
+        ):
+            return None
+        return found
 
     # --- legality, drawing, counting ----------------------------------------------------
 
@@ -338,6 +418,7 @@ def features(design: Design) -> dict[str, float]:
 # --- the space as a sweep sees it ---------------------------------------------------------
 
 SPACE_NAME = "Snow Tails parametric boards"
+MUTATE_TRIES = 20  # changes drawn for a legal neighbour before a uniform draw
 MAX_KEY = 200  # characters of a design key a sweep's row may hold (3 pieces, 3 trees: ~25)
 
 
@@ -437,6 +518,23 @@ class SnowTrackSpace:
     def finish_key(self, track: SnowTrack) -> tuple[Any, ...]:
         """No order helps a Snow Tails profile (it has no solver to share rows)."""
         return ()
+
+    summary_words = "the design's key (lanes and direction, pieces, trees, buildings)"
+
+    def summary(self, rank: int, track: SnowTrack) -> str:
+        return key(self.designs.design(rank))
+
+    def mutate(self, rank: int, rng: np.random.Generator) -> int:
+        """A legal design one change away from the design of ``rank``
+        (:meth:`SnowSpace.neighbour`), for the search; a uniform legal draw when a few
+        changes give none."""
+        draw = random.Random(int(rng.integers(2**62)))
+        design = self.designs.design(rank)
+        for _ in range(MUTATE_TRIES):
+            found = self.designs.neighbour(design, draw)
+            if found is not None and self.designs.legal(found):
+                return self.designs.rank(found)
+        return self.sample_ranks(1, draw.randrange(2**62))[0]
 
     def design_text(self, rank: int, track: SnowTrack) -> str:
         """What a sweep's row holds of the design of ``rank``: its key (:func:`key`)."""

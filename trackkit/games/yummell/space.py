@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from trackkit.board.geometry import Side
@@ -96,6 +97,45 @@ class TrackSpace:
     def legal_count(self) -> tuple[int, bool]:
         """The legal tracks, counted exactly."""
         return len(self), False
+
+    summary_words = "tiles in placing order"
+
+    def summary(self, rank: int, track: Track) -> str:
+        return " ".join(str(tile) for tile in track.tiles)
+
+    def mutate(self, rank: int, rng: np.random.Generator) -> int:
+        """A track sharing the first tiles of the track of ``rank`` (how many: drawn
+        uniformly; the start and 0 or more tiles) and the rest drawn uniformly among the
+        legal ways to finish it, for the search."""
+        placements = self.track(rank).placements
+        kept = int(rng.integers(1, len(placements) - 1))
+        low, high = self._subtree(rank, placements[:kept])
+        return int(rng.integers(low, high))
+
+    def _subtree(self, rank: int, prefix: tuple[Placement, ...]) -> tuple[int, int]:
+        """The ranks of the tracks that begin with ``prefix`` (the placements of the track
+        of ``rank``): one interval, since the canonical order is depth-first."""
+        depth = len(prefix)
+
+        def begins(r: int) -> bool:
+            return self.track(r).placements[:depth] == prefix
+
+        low, high = 0, rank  # the first rank with the prefix
+        while low < high:
+            middle = (low + high) // 2
+            if begins(middle):
+                high = middle
+            else:
+                low = middle + 1
+        first = low
+        low, high = rank + 1, len(self)  # the first rank after them
+        while low < high:
+            middle = (low + high) // 2
+            if begins(middle):
+                low = middle + 1
+            else:
+                high = middle
+        return first, low
 
     def features(self, rank: int) -> dict[str, float]:
         """None beyond the profile's (its ``track_figures``: squares, terrain)."""

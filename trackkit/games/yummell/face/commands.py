@@ -3,16 +3,14 @@ design space, uniform random tracks, the exact solo solver and the speed benchma
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from trackkit.errors import shown
-from trackkit.games.face import SEED, Argument, Command, Shown
+from trackkit.games.face import Argument, Command, Shown
 from trackkit.games.yummell import PLAYERS
 from trackkit.games.yummell.face.readings import CHALLENGE_FINISH, DRAW_TWO
 
-MAX_GENERATE = 1_000_000  # tracks one `generate` draws (a file each with -o)
 MAX_BENCH_RACES = 1_000_000
 MAX_BENCH_REPEAT = 20
 
@@ -54,20 +52,6 @@ def _space(values: Mapping[str, Any]) -> Shown:
     space = explore_design_space(values["players"], load_tileset(values["tileset"], "yummell"))
     data = space_summary(space)
     return Shown(data, space_text(data))
-
-
-def _generate(values: Mapping[str, Any]) -> Shown:
-    from trackkit.games.base import load_tileset
-    from trackkit.games.yummell.space import TrackSpace
-    from trackkit.report.generate import generate_lines, generate_text, write_track_files
-
-    space = TrackSpace(values["players"], load_tileset(values["tileset"], "yummell"))
-    ranks = space.sample_ranks(values["count"], values["seed"])
-    if values["output"] is not None:
-        files = write_track_files(space, ranks, values["output"])
-        return Shown(files.to_json(), shown(files.text(), 4200))
-    lines: Iterator[str] = generate_lines(space, ranks)
-    return Shown(lines, generate_text(space, ranks, seed=values["seed"]))
 
 
 def _exact(values: Mapping[str, Any]) -> Shown:
@@ -146,33 +130,6 @@ COMMANDS = (
         "count every legal track under the building rule",
         (replace(BUILD_PLAYERS, required=True), TILESET),
         _space,
-    ),
-    Command(
-        "generate",
-        "draw legal Yummell tracks uniformly at random (every legal track equally likely)",
-        (
-            replace(BUILD_PLAYERS, required=True),
-            Argument(
-                "count",
-                f"1 to {MAX_GENERATE:,} (default 10)",
-                "int",
-                default=10,
-                low=1,
-                high=MAX_GENERATE,
-                rule="generate draws {low} to {high} tracks",
-            ),
-            SEED,
-            Argument(
-                "output",
-                "write each track to DIR/track-RANK.toml (DIR is made if missing)",
-                metavar="DIR",
-                short="-o",
-            ),
-            TILESET,
-        ),
-        _generate,
-        epilog="--json prints JSON Lines: one object per track (name, players, rank, "
-        "placements); with -o, the files written",
     ),
     Command(
         "exact",
