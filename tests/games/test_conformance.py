@@ -252,9 +252,17 @@ def test_where_one_game_fits_another_games_file_is_refused_by_name(ruleset: Rule
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 def test_optional_members_are_there_or_none(ruleset: Ruleset) -> None:
-    for member in ("exact_solo", "design_space", "track_space"):
+    for member in (
+        "exact_solo", "design_space", "track_space", "exact_rules", "exact_refusal", "scene",
+        "contents",
+    ):  # fmt: skip
         value = getattr(ruleset, member)
         assert value is None or callable(value), member
+    # declared, never looked up by name: what a profile uses of the game
+    assert isinstance(dict(ruleset.profile_choices), dict)
+    assert ruleset.start_order_group is None or isinstance(ruleset.start_order_group, str)
+    assert ruleset.average_track in ("space", "presets")
+    assert (ruleset.track_space is None) == (ruleset.design_codec is None)
 
 
 @pytest.mark.parametrize("ruleset", [r for r in RULESETS if r.track_space], ids=lambda r: r.name)

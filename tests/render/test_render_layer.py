@@ -35,6 +35,6 @@ def test_a_game_without_a_scene_is_refused_in_one_line(monkeypatch: pytest.Monke
     from trackkit.games import get_ruleset
 
     ruleset = get_ruleset("yummell")
-    monkeypatch.delattr(type(ruleset), "scene")
+    monkeypatch.setattr(type(ruleset), "scene", None)  # a game that declares no scene
     with pytest.raises(TrackkitError, match="^Yummell tracks cannot be drawn: the game has no"):
         picture_svg(load_preset("first-run"))

@@ -120,7 +120,7 @@ def _run(
         bar.progress(done / total, text=f"{done} of {total} profiles")
 
     try:
-        chosen = dict(getattr(get_ruleset(game), "profile_choices", {}))
+        chosen = dict(get_ruleset(game).profile_choices)
         run = run_robust(
             tracks,
             game,

@@ -60,7 +60,7 @@ def tunable(game: str) -> bool:
 @cache
 def _tunable(game: str) -> bool:
     ruleset = get_ruleset(game)
-    if not hasattr(ruleset, "contents"):
+    if ruleset.contents is None:
         return False
     try:
         content = ruleset.load_content(ruleset.content_folder(ruleset.contents()[0]))

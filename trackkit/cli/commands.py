@@ -98,7 +98,7 @@ def profile(args: argparse.Namespace) -> Shown:
     if args.robust:
         return _robust(args, track.game, {"track": track}, profile=True)
     ruleset = get_ruleset(track.game)
-    options = race_options(track.game, args, getattr(ruleset, "profile_choices", None))
+    options = race_options(track.game, args, ruleset.profile_choices)
     settings = ProfileSettings(
         races=args.races,
         seed=args.seed,
@@ -130,7 +130,7 @@ def compare(args: argparse.Namespace) -> Shown:
     tracks = _distinct(extra) if extra else {s: ruleset.load_preset(s) for s in ruleset.presets()}
     if args.robust:
         return _robust(args, game, tracks, profile=False)
-    options = race_options(game, args, getattr(ruleset, "profile_choices", None))
+    options = race_options(game, args, ruleset.profile_choices)
     races = args.races or 10_000
     with progress_bar(args, len(tracks)) as update:
         return get_face(game).compare(tracks, options, races=races, seed=args.seed, progress=update)
@@ -165,7 +165,7 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
     picked = None if args.robust == "all" else [n for n in args.robust.split(",") if n.strip()]
     varies = readings.varied(game, picked, fixed=fixed, policy_fixed=args.policy is not None)
     policies = policies_of(args.policy) if args.policy else None
-    chosen = {**getattr(ruleset, "profile_choices", {}), **fixed}
+    chosen = {**ruleset.profile_choices, **fixed}
     with progress_bar(args, None, unit="profile") as update:
         run = run_robust(
             tracks,

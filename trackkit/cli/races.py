@@ -4,7 +4,7 @@ and each game's own, declared by its face, with a game's flag refused on another
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -94,7 +94,7 @@ def add_race_arguments(
 
 
 def race_options(
-    game: str, args: argparse.Namespace, defaults: dict[str, Any] | None = None
+    game: str, args: argparse.Namespace, defaults: Mapping[str, Any] | None = None
 ) -> Any:
     """The race options of ``game`` from the command line: another game's option given is
     refused by its flag; ``defaults`` (a profile's choices) stand where the user chose

@@ -369,9 +369,7 @@ def unfairness_figures(
     for measured in fairness:
         if measured.measure is CHARACTERS and measured.moves is not None:
             parts["unfairness_character"] = measured.moves
-    start = (
-        spec.start_group if spec is not None else getattr(result.ruleset, "start_order_group", None)
-    )
+    start = spec.start_group if spec is not None else result.ruleset.start_order_group
     if start is not None:
         parts["unfairness_start"] = start_moves(result, start)
     values: dict[str, float] = {}

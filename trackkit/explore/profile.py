@@ -304,7 +304,7 @@ def profile_options(ruleset: Any, players: int, content: str | None = None) -> A
     """The options a profile races with unless told: the game's own for profiles (Yummell:
     the rulebook's free choice of start path), else its defaults; with ``content`` (a
     folder or a bundled content's name), that content."""
-    choices = dict(getattr(ruleset, "profile_choices", {}))
+    choices = dict(ruleset.profile_choices)
     if content is not None:
         choices["content"] = ruleset.load_content(content)
     return ruleset.options(players=players, **choices)
@@ -339,7 +339,7 @@ def profile_track(
     races, seed, precision = settings.races, settings.seed, settings.precision
     characters = settings.characters is not False
     ruleset = get_ruleset(track.game)
-    spec = getattr(ruleset, "profile_spec", None)
+    spec = ruleset.profile_spec
     max_races = _most_races(ruleset, spec, settings)
     if options is None:
         options = profile_options(ruleset, players, settings.content)
@@ -367,7 +367,7 @@ def profile_track(
         values["character_rounds_spread"] = math.nan
     details: dict[str, Any] = {"options": options.summary()}
     # a reading of the races' the exact solver cannot take leaves its figures out, said why
-    refused = getattr(ruleset, "exact_refusal", lambda options: None)(options)
+    refused = ruleset.exact_refusal(options) if ruleset.exact_refusal is not None else None
     if refused and settings.exact:
         details["exact_left_out"] = refused
     elif settings.exact and ruleset.exact_solo is not None:
@@ -419,7 +419,7 @@ def start_details(
         return {"racers": spec.racers}
     details: dict[str, Any] = {"start_paths": start_path_table(result, result.seed)}
     details["dead_paths"] = dead_paths(details["start_paths"], path_rounds)
-    order = getattr(result.ruleset, "start_order_group", None)
+    order = result.ruleset.start_order_group
     if order is not None:
         details["first_moves"] = start_table(share_rows(result, order), result.options.players)
     return details
@@ -505,7 +505,7 @@ def exact_figures(
     the game's bundled) and the readings of ``options`` that can change a solo race (the
     game's ``exact_rules``); the tables go into ``details``."""
     reference_racer = ruleset.exact_reference(content)
-    rules = getattr(ruleset, "exact_rules", lambda options: {})(options)
+    rules = ruleset.exact_rules(options) if ruleset.exact_rules is not None else {}
     # every path at once (one full solve, then each other path on its own squares); the
     # length of the greedy route, ``exact_solo``'s, is one of them
     paths = ruleset.exact_paths(track, prepared=board, content=content, **reference_racer, **rules)

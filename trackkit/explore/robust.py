@@ -291,8 +291,8 @@ def without_identical(run: RobustRun) -> RobustRun:
 
 def _starts(ruleset: Any) -> str:
     """What a game calls its start group, plural (``start slots``)."""
-    spec = getattr(ruleset, "profile_spec", None)
-    noun = getattr(spec, "start_noun", None) or "start slot"
+    spec = ruleset.profile_spec
+    noun = spec.start_noun if spec is not None else "start slot"
     return f"{noun}s"
 
 

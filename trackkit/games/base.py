@@ -64,7 +64,7 @@ under its own track rules (``track_problems``, ``completable``). A game on a pri
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -276,6 +276,14 @@ class Ruleset(Protocol):
     track_space: Callable[..., Any] | None
     design_codec: DesignCodec | None
     average_track: Literal["space", "presets"]
+    # what a profile uses of the game, each declared (None or empty where it has none)
+    profile_choices: Mapping[str, Any]  # the race options a profile uses
+    profile_spec: ProfileSpec | None  # what a profile measures of a game of no tiles
+    start_order_group: str | None  # the group whose order of first moves is the start part
+    exact_rules: Callable[[Any], dict[str, Any]] | None  # the readings the solver takes
+    exact_refusal: Callable[[Any], str | None] | None  # why the solver cannot, if it cannot
+    scene: Callable[..., Any] | None  # the track drawn as shapes
+    contents: Callable[[], tuple[str, ...]] | None  # bundled contents (rosters) to tune
 
 
 class DesignCodec(Protocol):

@@ -236,6 +236,8 @@ class Face(Protocol):
 
     def track_text(self, track: Any, folder: Path) -> str: ...
 
+    sheet: Callable[[Any], Sheet] | None  # a track's build sheet (None: the game has none)
+
 
 _FACES: dict[str, Face] = {}
 

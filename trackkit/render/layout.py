@@ -20,7 +20,7 @@ def build_scene(track: Any, tileset: TileSet | None = None, **options: Any) -> S
     drawn from ``tileset``, None: the track's own); a game that draws nothing is refused
     in one line."""
     ruleset = get_ruleset(getattr(track, "game", None))
-    draw = getattr(ruleset, "scene", None)
+    draw = ruleset.scene
     if draw is None:
         raise TrackkitError(f"{ruleset.title} tracks cannot be drawn: the game has no scene")
     if tileset is not None:

@@ -163,22 +163,25 @@ def bench_coverage(
     """Profile ``tracks`` uniformly drawn 4-player Yummell tracks (drawn with ``draw``) and,
     with ``snow``, Snow Tails' demo boards at 5 sleds (each on ``snow_seeds`` seeds), each
     profile at ``races`` races against :data:`TRUTH_FACTOR` times as many on another seed."""
-    from trackkit.games import get_ruleset
+    from trackkit.games import all_rulesets
 
-    yummell = get_ruleset("yummell")
-    space = yummell.track_space(COVERAGE_PLAYERS)
-    if not 1 <= tracks <= len(space):
-        raise TrackkitError(f"the coverage benchmark profiles 1 to {len(space):,} tracks")
     if not 1 <= snow_seeds <= MAX_SNOW_SEEDS:
         raise TrackkitError(
             f"the coverage benchmark profiles each Snow Tails board on 1 to {MAX_SNOW_SEEDS} seeds"
         )
-    panel = [(t, COVERAGE_PLAYERS, 1) for t in space.sample(tracks, draw)]
-    if snow:
-        snowtails = get_ruleset("snowtails")
-        panel += [
-            (snowtails.load_preset(slug), SNOW_SLEDS, snow_seeds) for slug in snowtails.presets()
-        ]
+    panel: list[tuple[Any, int, int]] = []
+    drawn = ruleset_drawn = None
+    for ruleset in all_rulesets():
+        # a game whose average track is drawn from its space: tracks drawn from it; a game
+        # measured against its presets: the presets, each on several seeds
+        if ruleset.average_track == "space" and ruleset.track_space is not None:
+            space = ruleset.track_space(COVERAGE_PLAYERS)
+            if not 1 <= tracks <= len(space):
+                raise TrackkitError(f"the coverage benchmark profiles 1 to {len(space):,} tracks")
+            panel += [(t, COVERAGE_PLAYERS, 1) for t in space.sample(tracks, draw)]
+            drawn, ruleset_drawn = tracks, ruleset.title
+        elif snow and ruleset.profile_spec is not None:
+            panel += [(ruleset.load_preset(s), SNOW_SLEDS, snow_seeds) for s in ruleset.presets()]
     tally = Tally()
     truth_races = TRUTH_FACTOR * races
     k = 0
@@ -191,7 +194,7 @@ def bench_coverage(
             profile = profile_track(track, _settings(races, SEEDS[0] + k), players=players)
             compare_profiles(profile, truth, tally)
             k += 1
-    what = f"{tracks} uniformly drawn {COVERAGE_PLAYERS}-player Yummell tracks"
+    what = f"{drawn} uniformly drawn {COVERAGE_PLAYERS}-player {ruleset_drawn} tracks"
     if snow:
         what += f" and Snow Tails' demo boards at {SNOW_SLEDS} sleds, each on {snow_seeds} seeds"
     return Coverage(what, races, truth_races, tally)

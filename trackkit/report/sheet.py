@@ -194,7 +194,7 @@ def app_address(text: str) -> str:
 def track_sheet(track: Any) -> Sheet:
     """The pieces of ``track`` and its link, as its game's face lists them."""
     face = face_of(track)
-    sheet = getattr(face, "sheet", None)
+    sheet = face.sheet
     if sheet is None:
         raise TrackkitError(f"{get_ruleset(track.game).title} tracks have no build sheet")
     return sheet(track)

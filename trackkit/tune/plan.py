@@ -174,7 +174,7 @@ def plan_tune(spec: TuneSpec, settings: TuneSettings | None = None) -> TunePlan:
 def start_folder(spec: TuneSpec, content: str | None, ruleset: Any) -> Path:
     """The content folder a tune starts from: ``content`` (the command line's: a folder or
     a bundled content's name), else the tune file's (beside it), else the game's bundled."""
-    names = ruleset.contents() if hasattr(ruleset, "contents") else ()
+    names = ruleset.contents() if ruleset.contents is not None else ()
     for given, beside in ((content, Path()), (spec.content, spec.folder)):
         if given is None:
             continue

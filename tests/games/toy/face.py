@@ -24,6 +24,7 @@ def _odds(values: Mapping[str, Any]) -> Shown:
 
 
 class ToyFace:
+    sheet = None  # a toy track has no build sheet
     options = OPTIONS
     commands = (
         Command(

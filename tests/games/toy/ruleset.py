@@ -9,8 +9,10 @@ the others are placed by how far they got.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -135,6 +137,13 @@ class Toy:
     track_space = None
     design_codec = None
     average_track = "presets"
+    profile_choices: Mapping[str, Any] = MappingProxyType({})
+    profile_spec = None
+    start_order_group = None
+    exact_rules = None
+    exact_refusal = None
+    scene = None
+    contents = None
 
     def presets(self) -> tuple[str, ...]:
         return tuple(PRESETS)

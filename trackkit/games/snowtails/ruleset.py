@@ -14,9 +14,11 @@ corners), so this ruleset is not a :class:`~trackkit.games.base.TileRuleset`.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -145,6 +147,10 @@ class SnowTails:
     # the average track a profile measures against stays the four demo boards (the figures
     # do not move with the design space; docs/snowtails.md)
     average_track = "presets"
+    profile_choices: Mapping[str, Any] = MappingProxyType({})
+    start_order_group = None  # its start is the slots (profile_spec), not an order
+    exact_rules = None
+    exact_refusal = None
 
     def track_space(self, players: int) -> Any:
         """The design space of lane tracks for ``players`` sleds (:mod:`.space`)."""

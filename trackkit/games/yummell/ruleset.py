@@ -369,6 +369,7 @@ class Yummell:
         return TrackSpace(players, tileset if tileset is not None else self.default_tileset())
 
     average_track = "space"
+    profile_spec = None  # a tile game's profile: its track_figures
     design_codec = PlacementsCodec()
 
 
