@@ -97,6 +97,26 @@ COMMANDS.update(
         for name in ON_THE_HAND_MADE_ROSTER
     }
 )
+# Snow Tails' playthroughs: a race turn by turn (cards, moves, collisions), one as JSON,
+# and a simulation's figures, as they were when these files were written (2026-11-29)
+COMMANDS.update(
+    {
+        "snow-race-husky-oval": ["race", "husky-oval", "--players", "4", "--seed", "3"],
+        "snow-race-chicane-json": [
+            *("race", "chicane", "--players", "5", "--seed", "9", "--policy", "bold"),
+            "--json",
+        ],
+        "snow-race-long-trail-rules": [
+            *("race", "long-trail", "--players", "3", "--seed", "5", "--starting-dogs", "4"),
+            "--no-first-round-bonus",
+        ],
+        "snow-simulate-reversed-ridge": [
+            *("simulate", "reversed-ridge", "--players", "5", "--races", "2000", "--seed", "11"),
+            "--json",
+        ],
+        "snow-validate-chicane": ["validate", "chicane", "--json"],
+    }
+)
 
 
 def run_command(argv: list[str]) -> str:
