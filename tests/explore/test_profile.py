@@ -158,9 +158,13 @@ def test_the_wilson_interval_holds_the_rate() -> None:
     assert wilson(0.0, 10)[0] == 0.0
 
 
-def test_a_game_that_does_not_say_what_a_profile_measures_is_refused_by_name() -> None:
+def test_a_game_that_does_not_say_what_a_profile_measures_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tests.games.toy import registered
+    from tests.games.toy.ruleset import Toy
 
+    monkeypatch.setattr(Toy, "profile_spec", None)  # the toy, had it no profile
     with registered():
         track = get_ruleset("toy").load_preset("puddle-dash")
         with pytest.raises(TrackkitError, match="Toy .* does not yet"):

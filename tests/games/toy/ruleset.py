@@ -24,6 +24,7 @@ from trackkit.games.base import (
     Group,
     NodeCount,
     PlayerBounds,
+    ProfileSpec,
     Tally,
     TrackCheck,
     batch_stream,
@@ -134,16 +135,29 @@ class Toy:
     exact_solo = None
     design_space = None
     track_figures = None
-    track_space = None
-    design_codec = None
-    average_track = "presets"
+    average_track = "presets"  # its two presets: what a profile measures a lane against
     profile_choices: Mapping[str, Any] = MappingProxyType({})
-    profile_spec = None
+    # a profile: the seats against the fair share and the presets, and the mud entered
+    profile_spec = ProfileSpec(
+        start_group="seat", start_noun="seat", racers="racers", tallies=(("mud", "friction"),)
+    )
     start_order_group = None
     exact_rules = None
     exact_refusal = None
     scene = None
     contents = None
+
+    def track_space(self, players: int) -> Any:
+        """Every lane of the toy's design space (:mod:`tests.games.toy.space`)."""
+        from tests.games.toy.space import ToySpace
+
+        return ToySpace(players)
+
+    @property
+    def design_codec(self) -> Any:
+        from tests.games.toy.space import ToyCodec
+
+        return ToyCodec()
 
     def presets(self) -> tuple[str, ...]:
         return tuple(PRESETS)

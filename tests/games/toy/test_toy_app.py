@@ -37,7 +37,7 @@ def _page(path: str) -> AppTest:
 def test_the_toy_has_its_section_and_its_place_on_the_start_page() -> None:
     from trackkit.app.home_page import game_entries
 
-    assert [e.path for e in game_entries("toy")] == ["toy-race", "toy-compare"]
+    assert [e.path for e in game_entries("toy")] == ["toy-race", "toy-compare", "toy-explore"]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     assert not at.exception
     headings = [h.value for h in at.subheader]
@@ -92,7 +92,7 @@ def test_two_games_on_one_address_are_refused_in_words() -> None:
     face.look = Look(address="")  # type: ignore[attr-defined]  # Yummell's "race" too
     try:
         with pytest.raises(
-            TrackkitError, match="two pages of the app have the address compare, race: give"
+            TrackkitError, match="two pages of the app have the address compare, explore, race: give"
         ):
             home_page.app_sections()
     finally:

@@ -80,18 +80,50 @@ def test_the_toys_option_and_command_stay_its_own(cli: Cli) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ("sweep", "--game", "toy", "--players", "3", "--out", "x"),
         ("exact", "puddle-dash"),
         ("tournament", "puddle-dash", "bog-run", "puddle-dash"),
         ("render", "puddle-dash", "-o", "toy.svg"),
-        ("profile", "puddle-dash", "--races", "20"),
     ],
 )
 def test_what_the_toy_lacks_is_refused_in_one_line(
     cli: Cli, argv: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No space of tracks, no exact solver, no tournament, no drawing, no profile: each
-    refused by name, in one line."""
+    """No exact solver, no tournament, no drawing: each refused by name, in one line."""
     monkeypatch.chdir(tmp_path)
     code, out, err = cli(*argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.slow  # a sweep starts a Dask cluster
+def test_the_toys_design_space_is_generated_swept_found_and_searched(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A new game's design space is a module of its folder: every shared command that
+    works on a space works on it, with no change to shared code."""
+    from tests.games.toy.space import ToySpace
+
+    code, out, _ = cli("generate", "--game", "toy", "--players", "3", "--count", "2")
+    assert code == 0 and out.startswith("2 of the 4,396 legal 3-player tracks")
+    folder = tmp_path / "toy-sweep"
+    code, out, err = cli(
+        "sweep", "--game", "toy", "--players", "3", "--sample", "12", "--races", "60",
+        "--workers", "1", "--out", str(folder),
+    )  # fmt: skip
+    assert code == 0, err
+    code, out, _ = cli(
+        "find", str(folder), "--filter", "lane_mud=1..2", "--sort", "length", "--json",
+        "--export", str(tmp_path / "lanes"),
+    )  # fmt: skip
+    data = json.loads(out)
+    space = ToySpace(3)
+    assert code == 0 and data["rows"]
+    for row, path in zip(data["rows"], data["exported"], strict=True):
+        assert row["placements"] == space.design_text(row["rank"], None)
+        assert row["lane_mud"] >= 1 and Path(path).read_text() == space.track(
+            row["rank"]
+        ).to_toml().replace(f"Toy lane #{row['rank']}", row["name"])
+    code, out, err = cli(
+        "search", "--game", "toy", "--players", "3", "--target-length", "4", "--budget", "20",
+        "--races", "40", "--json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)["evaluated"] >= 15, err
