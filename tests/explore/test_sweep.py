@@ -424,7 +424,11 @@ def test_an_external_cluster_gives_the_same_table(
     assert table.equals(_table(local))
 
 
-def test_a_game_without_a_track_space_cannot_be_swept() -> None:
+def test_a_game_without_a_track_space_cannot_be_swept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trackkit.games import get_ruleset
+
+    ruleset = get_ruleset("snowtails")
+    monkeypatch.setattr(type(ruleset), "track_space", None)  # Snow Tails, had it no space
     with pytest.raises(TrackkitError, match="Snow Tails 2 has no space of legal tracks to sweep"):
         space_of("snowtails", 4)
 

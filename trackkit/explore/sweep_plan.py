@@ -27,7 +27,7 @@ from pydantic import (
 
 from trackkit.board.datafile import first_problem
 from trackkit.board.track import GAME_NAME, MAX_PATH
-from trackkit.errors import LocatedError, TrackkitError
+from trackkit.errors import LocatedError, TrackkitError, shown
 from trackkit.explore.profile import REFERENCE_TRACKS, ProfileSettings
 from trackkit.limits import SWEEP_RACES
 
@@ -233,7 +233,7 @@ class _ManifestSpec(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
-        from trackkit.games.base import get_ruleset, rulesets  # the registry, not a game
+        from trackkit.games.base import TileRuleset, get_ruleset, rulesets  # the registry
 
         if self.game not in rulesets():
             raise ValueError(
@@ -242,6 +242,14 @@ class _ManifestSpec(BaseModel):
         ruleset = get_ruleset(self.game)
         if ruleset.track_space is None:
             raise ValueError(f"game: {ruleset.title} has no space of tracks to sweep")
+        if not isinstance(ruleset, TileRuleset):
+            # a game of no tiles has one space: the manifest names it (its fingerprint)
+            space = ruleset.track_space(self.players)
+            if (self.tileset, self.tileset_fingerprint) != (space.name, space.fingerprint()):
+                raise ValueError(
+                    f"game: a sweep of {ruleset.title} names its space {space.name!r}, "
+                    f"not {shown(self.tileset, 60)!r}"
+                )
         bounds = ruleset.players
         if not bounds.build_min <= self.players <= bounds.build_max:
             raise ValueError(

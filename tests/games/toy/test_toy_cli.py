@@ -104,12 +104,20 @@ def test_the_toys_design_space_is_generated_swept_found_and_searched(
 
     code, out, _ = cli("generate", "--game", "toy", "--players", "3", "--count", "2")
     assert code == 0 and out.startswith("2 of the 4,396 legal 3-player tracks")
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, dask_client, run_sweep, space_of
+
     folder = tmp_path / "toy-sweep"
-    code, out, err = cli(
-        "sweep", "--game", "toy", "--players", "3", "--sample", "12", "--races", "60",
-        "--workers", "1", "--out", str(folder),
-    )  # fmt: skip
-    assert code == 0, err
+    # the toy is registered in this process only: its sweep's workers are threads of it
+    with dask_client(1, processes=False) as client:
+        run = run_sweep(
+            space_of("toy", 3),
+            folder,
+            ProfileSettings(races=60, seed=1),
+            sample=12,
+            cluster=Cluster(client=client),
+        )
+    assert run.status.complete and run.plan.game == "toy" and not run.plan.exact
     code, out, _ = cli(
         "find", str(folder), "--filter", "lane_mud=1..2", "--sort", "length", "--json",
         "--export", str(tmp_path / "lanes"),
