@@ -92,7 +92,8 @@ def test_two_games_on_one_address_are_refused_in_words() -> None:
     face.look = Look(address="")  # type: ignore[attr-defined]  # Yummell's "race" too
     try:
         with pytest.raises(
-            TrackkitError, match="two pages of the app have the address compare, explore, race: give"
+            TrackkitError,
+            match="two pages of the app have the address compare, explore, race: give",
         ):
             home_page.app_sections()
     finally:
