@@ -27,8 +27,8 @@ from trackkit.explore.profile import (
 from trackkit.games import get_ruleset
 from trackkit.games.snowtails.presets import load_preset as load_snow_track
 from trackkit.games.yummell.exact import exact_solo
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.sim.montecarlo import simulate
 
 
@@ -234,7 +234,7 @@ def test_what_does_not_apply_to_snow_tails_is_absent_and_says_why(husky) -> None
 
 
 def test_a_snow_tails_profile_comes_from_its_races_and_the_presets(husky) -> None:
-    from trackkit.games.snowtails.race import RaceOptions as SnowOptions
+    from trackkit.games.snowtails.options import RaceOptions as SnowOptions
 
     ruleset = get_ruleset("snowtails")
     options = SnowOptions(players=5)

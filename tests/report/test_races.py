@@ -15,9 +15,9 @@ from trackkit.games.yummell.face.bench import (
     bench_text,
 )
 from trackkit.games.yummell.face.races import exact_text, race_text
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import record_race
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.report.races import percent, simulate_text
 from trackkit.sim.montecarlo import SimulationResult, simulate
 

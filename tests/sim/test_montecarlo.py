@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games.base import TrackCheck, get_ruleset, rulesets
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.limits import CostLimitError
 from trackkit.sim.montecarlo import (
     MAX_RACES,

@@ -8,7 +8,7 @@ the figures are integer counts added up as batches finish, so the same seed give
 numbers in any process and with any number of workers.
 
 >>> from trackkit.games.yummell.presets import load_preset
->>> from trackkit.games.yummell.setup import RaceOptions
+>>> from trackkit.games.yummell.options import RaceOptions
 >>> result = simulate(load_preset("first-run"), RaceOptions(players=3), races=500, seed=1)
 >>> round(result.mean_rounds, 1) > 0
 True

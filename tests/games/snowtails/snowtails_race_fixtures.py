@@ -21,7 +21,8 @@ from snowtails_fixtures import base_data, track_of
 from trackkit.games.snowtails.board import Board
 from trackkit.games.snowtails.engine import play_turn, setup_race
 from trackkit.games.snowtails.geometry import Course, build_course
-from trackkit.games.snowtails.race import Engine, RaceOptions, prepare
+from trackkit.games.snowtails.options import RaceOptions
+from trackkit.games.snowtails.race import Engine, prepare
 from trackkit.games.snowtails.rules import schedule_code
 from trackkit.games.snowtails.state import (
     PLAN_BONUS,

@@ -22,14 +22,9 @@ from trackkit.games.snowtails.engine import (
     setup_race,
     start_round,
 )
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import (
-    RaceOptions,
-    play_tournaments,
-    prepare,
-    record_race,
-    simulate,
-)
+from trackkit.games.snowtails.race import play_tournaments, prepare, record_race, simulate
 from trackkit.games.snowtails.rules import starting_die, tournament_points
 from trackkit.games.snowtails.state import (
     ENDING,
@@ -298,7 +293,8 @@ def test_compiled_and_plain_python_play_the_same_races() -> None:
     code = (
         "import json\n"
         "from trackkit.games.snowtails.presets import load_preset\n"
-        "from trackkit.games.snowtails.race import RaceOptions, record_race, simulate\n"
+        "from trackkit.games.snowtails.race import record_race, simulate\n"
+        "from trackkit.games.snowtails.options import RaceOptions\n"
         f"options = {options}\n"
         "records = [record_race(load_preset(s), options, seed=k).to_json()\n"
         "           for k, s in enumerate(['long-trail', 'reversed-ridge', 'chicane'])]\n"

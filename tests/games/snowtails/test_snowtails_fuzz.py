@@ -21,8 +21,8 @@ from trackkit.errors import TrackkitError
 from trackkit.games.snowtails import geometry
 from trackkit.games.snowtails.content import Components, Deck
 from trackkit.games.snowtails.geometry import board_spaces, build_course
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
-from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.ruleset import RULESET
 from trackkit.games.snowtails.track import (
     MAX_LANES,

@@ -21,8 +21,9 @@ from trackkit.games.base import race_ready
 from trackkit.games.snowtails import geometry
 from trackkit.games.snowtails.content import Deck, load_deck
 from trackkit.games.snowtails.geometry import board_spaces, build_course
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
-from trackkit.games.snowtails.race import RaceOptions, play_tournaments, prepare, record_race
+from trackkit.games.snowtails.race import play_tournaments, prepare, record_race
 from trackkit.games.snowtails.race import simulate as sled_simulate
 from trackkit.games.snowtails.track import (
     MAX_BUILDINGS,

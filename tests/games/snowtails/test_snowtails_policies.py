@@ -12,9 +12,10 @@ import pytest
 from snowtails_race_fixtures import STRAIGHT, Table, table
 
 from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.policies import SMART, choose_plan
 from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import RaceOptions, simulate
+from trackkit.games.snowtails.race import simulate
 from trackkit.games.snowtails.rules import MAX_COLLISIONS, schedule_code, schedule_text
 from trackkit.games.snowtails.scores import (
     GREEDY_CARD,

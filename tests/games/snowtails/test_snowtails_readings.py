@@ -24,14 +24,9 @@ from trackkit.games.snowtails.face import starting_dogs
 from trackkit.games.snowtails.face.readings import READINGS
 from trackkit.games.snowtails.geometry import Course, CourseReadings, build_course
 from trackkit.games.snowtails.movement import STOP_REPAIR
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import (
-    RaceOptions,
-    make_setup,
-    prepare,
-    record_race,
-    simulate,
-)
+from trackkit.games.snowtails.race import make_setup, prepare, record_race, simulate
 from trackkit.games.snowtails.state import STAT_REPAIRS
 from trackkit.games.snowtails.track import Address
 

@@ -13,7 +13,7 @@ from snowtails_race_fixtures import counts
 from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
 from trackkit.games.snowtails.content import load_deck
-from trackkit.games.snowtails.race import RaceOptions
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.rules import (
     bonus_die_update,
     complete_schedule,

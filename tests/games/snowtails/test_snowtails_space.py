@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.race import RaceOptions, simulate
+from trackkit.games.snowtails.options import RaceOptions
+from trackkit.games.snowtails.race import simulate
 from trackkit.games.snowtails.space import (
     Design,
     SnowDesignCodec,

@@ -11,7 +11,8 @@ from snowtails_race_fixtures import STRAIGHT, counts, table
 from trackkit.games.snowtails.cards import deal
 from trackkit.games.snowtails.content import load_deck
 from trackkit.games.snowtails.movement import STOP_NONE, STOP_REPAIR, STOP_SIDE, STOP_SLED
-from trackkit.games.snowtails.race import RaceOptions, make_setup
+from trackkit.games.snowtails.options import RaceOptions
+from trackkit.games.snowtails.race import make_setup
 from trackkit.games.snowtails.state import (
     OVER,
     STAT_BUILDINGS,

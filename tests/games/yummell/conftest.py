@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from trackkit.games.yummell.content import TERRAINS, Effect
-from trackkit.games.yummell.setup import RaceOptions, new_state
+from trackkit.games.yummell.options import RaceOptions
+from trackkit.games.yummell.setup import new_state
 from trackkit.games.yummell.state import Board, Deck, Players, Tally
 from trackkit.games.yummell.terrain import Terrain
 

@@ -18,9 +18,9 @@ import pytest
 from conftest import race_state, stand, straight_board
 
 from trackkit.games.yummell.engine import placings
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import RaceRecord, record_race
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.games.yummell.state import Board
 from trackkit.sim.montecarlo import simulate
 

@@ -27,8 +27,9 @@ from trackkit.games.yummell.exact import (
 from trackkit.games.yummell.exact import (
     hands as exact_hands,
 )
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.setup import RaceBoard, RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceBoard, race_board
 from trackkit.games.yummell.state import Board
 from trackkit.sim.montecarlo import simulate
 

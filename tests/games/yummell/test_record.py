@@ -8,9 +8,9 @@ import pytest
 
 from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import RaceRecord, Step, record_race
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.sim.montecarlo import simulate
 
 RACES = [

@@ -10,7 +10,7 @@ import pytest
 
 from trackkit.errors import TrackkitError
 from trackkit.games.yummell.content import load_content
-from trackkit.games.yummell.setup import RaceOptions
+from trackkit.games.yummell.options import RaceOptions
 
 BUNDLED = Path(__file__).resolve().parents[3] / "trackkit" / "games" / "yummell" / "data"
 

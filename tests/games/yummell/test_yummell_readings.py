@@ -22,9 +22,10 @@ from trackkit.games.yummell.content import ADV_EFFECT, ARTEFACT, CREATURE, Effec
 from trackkit.games.yummell.exact import SoloRules, exact_paths, exact_solo
 from trackkit.games.yummell.face.readings import DRAW_TWO, READINGS
 from trackkit.games.yummell.movement import furthest
+from trackkit.games.yummell.options import RULE_READINGS, RaceOptions
 from trackkit.games.yummell.policies import GREEDY
 from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RULE_READINGS, RaceOptions, race_board
+from trackkit.games.yummell.setup import race_board
 from trackkit.games.yummell.state import (
     RULE_CHALLENGE_FINISH,
     RULE_CROWDING,

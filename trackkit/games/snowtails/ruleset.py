@@ -38,8 +38,8 @@ from trackkit.games.snowtails import presets
 from trackkit.games.snowtails.board import BUILDING_FLAGS, CompiledCourse, compile_course
 from trackkit.games.snowtails.content import SnowContent, load_components, load_deck
 from trackkit.games.snowtails.geometry import Course, build_course
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.policies import POLICIES
-from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.track import Address, SnowTrack, parse_track
 from trackkit.games.snowtails.validation import validate_track
 
@@ -79,7 +79,8 @@ def play_batch(
 ) -> BatchResult:
     """Play ``races`` races of batch ``batch`` (a recorded race is :func:`.race.record_race`,
     so ``log_rows`` records nothing here)."""
-    from trackkit.games.snowtails.race import STAT_NAMES, simulate  # numba loads on first race
+    from trackkit.games.snowtails.options import STAT_NAMES
+    from trackkit.games.snowtails.race import simulate  # numba loads on first race
     from trackkit.games.snowtails.state import HIT_SIDE, HIT_SLED, HIT_TREE
 
     result = simulate(prepared.compiled, options, races, seed, batch)

@@ -14,8 +14,9 @@ import numpy as np
 from trackkit.board.graph import start_path_label
 from trackkit.board.track import Track
 from trackkit.games.base import race_ready
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.ruleset import play_batch
-from trackkit.games.yummell.setup import RaceBoard, RaceOptions
+from trackkit.games.yummell.setup import RaceBoard
 from trackkit.games.yummell.state import (
     LOG_ACTIVATE,
     LOG_ARTEFACT,

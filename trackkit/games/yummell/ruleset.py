@@ -49,13 +49,9 @@ from trackkit.games.yummell.content import (
     content_folder,
     load_content,
 )
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.policies import POLICIES
-from trackkit.games.yummell.setup import (
-    RaceBoard,
-    RaceOptions,
-    new_state,
-    race_board,
-)
+from trackkit.games.yummell.setup import RaceBoard, new_state, race_board
 from trackkit.games.yummell.space import PlacementsCodec, TrackSpace
 from trackkit.games.yummell.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.terrain import Terrain

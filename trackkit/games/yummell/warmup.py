@@ -92,9 +92,10 @@ def _cache_key() -> str:
 
 def _compile() -> None:
     from trackkit.games.yummell.exact import exact_solo
+    from trackkit.games.yummell.options import RaceOptions
     from trackkit.games.yummell.presets import load_preset
     from trackkit.games.yummell.ruleset import play_batch
-    from trackkit.games.yummell.setup import RaceOptions, race_board
+    from trackkit.games.yummell.setup import race_board
 
     track = load_preset("first-run")
     play_batch(race_board(track), RaceOptions(players=2), seed=0, batch=0, races=1)

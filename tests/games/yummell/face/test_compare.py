@@ -18,8 +18,8 @@ from trackkit.games.yummell.face.compare import (
     compare_text,
     compare_tracks,
 )
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import RaceOptions
 
 
 def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigures:

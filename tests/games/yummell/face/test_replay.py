@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from trackkit.games.yummell.face.replay import OFF_BOARD, positions_by_round, readable, square_name
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import load_preset
 from trackkit.games.yummell.record import record_race
-from trackkit.games.yummell.setup import RaceOptions
 
 
 def test_positions_follow_every_move_of_the_record() -> None:

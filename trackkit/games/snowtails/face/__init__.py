@@ -17,7 +17,7 @@ from trackkit.games.snowtails.face.readings import (
     REPAIR_DRAW,
     TIGHT_CORNERS_READING,
 )
-from trackkit.games.snowtails.race import RaceOptions
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.track import SnowTrack
 
 

@@ -21,8 +21,9 @@ import numpy as np
 from trackkit.errors import shown
 from trackkit.games.snowtails.board import compile_course
 from trackkit.games.snowtails.geometry import build_course
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.presets import list_presets
-from trackkit.games.snowtails.race import RaceOptions, RaceRecord, TournamentBatch
+from trackkit.games.snowtails.race import RaceRecord, TournamentBatch
 from trackkit.games.snowtails.ruleset import space_name
 from trackkit.games.snowtails.track import SnowTrack
 from trackkit.report.orderings import orderings, orderings_text

@@ -11,8 +11,8 @@ import streamlit as st
 from trackkit.app.compare_page import CompareView, labels, length_figure
 from trackkit.app.runs import check_profile_cost, reference_races
 from trackkit.games.snowtails.face.texts import SnowFigures, compare_tracks
+from trackkit.games.snowtails.options import RaceOptions
 from trackkit.games.snowtails.pages.common import RECONSTRUCTED
-from trackkit.games.snowtails.race import RaceOptions
 from trackkit.games.snowtails.track import SnowTrack
 from trackkit.report.orderings import orderings, orderings_text
 

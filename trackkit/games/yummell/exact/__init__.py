@@ -79,8 +79,9 @@ from trackkit.games.yummell.exact.chains import (
 from trackkit.games.yummell.exact.hands import HAND
 from trackkit.games.yummell.exact.solver import MAX_SWEEPS, TOLERANCE
 from trackkit.games.yummell.exact.solver import _solve as _solve  # the warm-up checks it
+from trackkit.games.yummell.options import RULE_READINGS, RaceOptions
 from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.setup import RULE_READINGS, RaceBoard, RaceOptions, race_board
+from trackkit.games.yummell.setup import RaceBoard, race_board
 from trackkit.games.yummell.state import Board
 
 __all__ = [

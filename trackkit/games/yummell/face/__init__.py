@@ -14,7 +14,7 @@ from trackkit.games.readings import reading_options
 from trackkit.games.yummell.content import load_content
 from trackkit.games.yummell.face.commands import COMMANDS
 from trackkit.games.yummell.face.readings import DECK, READINGS
-from trackkit.games.yummell.setup import START_PATHS, RaceOptions
+from trackkit.games.yummell.options import START_PATHS, RaceOptions
 
 
 def _start_paths(text: str) -> str:

@@ -46,8 +46,8 @@ from trackkit.games.yummell.content import (
     Effect,
     load_content,
 )
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.setup import RaceOptions
 
 TRACK = "king-of-toads"
 PLAYERS = 5

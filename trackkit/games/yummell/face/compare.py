@@ -36,8 +36,8 @@ from trackkit.explore.profile import (
     profile_track,
 )
 from trackkit.games.base import race_ready
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.games.yummell.terrain import Terrain, route_cost
 from trackkit.report.orderings import Orderings, orderings, orderings_text
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from trackkit.games.face import Argument
 from trackkit.games.readings import Reading
-from trackkit.games.yummell.setup import DECK_MODELS, RULE_READINGS
+from trackkit.games.yummell.options import DECK_MODELS, RULE_READINGS
 
 DECK = Argument(
     "deck",

@@ -21,9 +21,9 @@ from trackkit.board.track import Track
 from trackkit.explore.profile import profile_options
 from trackkit.games.yummell.face.compare import Solved, TrackFigures, track_orderings
 from trackkit.games.yummell.face.compare_cache import SolvedKey, compare_tracks_kept
+from trackkit.games.yummell.options import RaceOptions
 from trackkit.games.yummell.pages.choices import wait_for_engine, warn_if_illegal
 from trackkit.games.yummell.ruleset import RULESET as YUMMELL
-from trackkit.games.yummell.setup import RaceOptions
 from trackkit.report.orderings import orderings_text
 
 KEEP_SOLVED = 64
