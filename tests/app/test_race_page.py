@@ -150,7 +150,7 @@ def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track(
 
 def test_the_start_paths_offered_are_the_engines_each_in_words() -> None:
     from trackkit.games.face import get_face
-    from trackkit.games.yummell.setup import START_PATHS
+    from trackkit.games.yummell.options import START_PATHS
 
     (start_paths,) = (a for a in get_face("yummell").options if a.name == "start_paths")
     assert set(start_paths.offered) == set(START_PATHS)
