@@ -28,9 +28,18 @@ SHOWN_FIGURES: tuple[tuple[str, str, str], ...] = (
 
 def _sweep_line(plan: Any) -> str:
     what = f"a sample of {plan.sample:,}" if plan.sample is not None else "every track"
+    space = f"{plan.space_size:,}"
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    ruleset = get_ruleset(plan.game)
+    if plan.tileset_folder is None and ruleset.track_space is not None:
+        drawn = ruleset.track_space(plan.players)
+        if not drawn.dense:  # ranks over raw designs: say how many are legal
+            legal, estimate = drawn.legal_count()
+            space = f"{'about ' if estimate else ''}{legal:,} legal designs ({space} ranked)"
     exact = ", exact solo length" if plan.exact else ", no exact solver"
     return (
-        f"{plan.players}-player tracks: {what} of {plan.space_size:,}, {plan.races} races "
+        f"{plan.players}-player tracks: {what} of {space}, {plan.races} races "
         f"each{exact}, seed {plan.seed}, partitions of {plan.partition_size}"
     )
 

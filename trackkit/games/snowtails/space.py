@@ -418,6 +418,7 @@ def features(design: Design) -> dict[str, float]:
 # --- the space as a sweep sees it ---------------------------------------------------------
 
 SPACE_NAME = "Snow Tails parametric boards"
+_COUNTS: dict[str, tuple[int, bool]] = {}  # a space's legal count, by its fingerprint
 MUTATE_TRIES = 20  # changes drawn for a legal neighbour before a uniform draw
 MAX_KEY = 200  # characters of a design key a sweep's row may hold (3 pieces, 3 trees: ~25)
 
@@ -459,9 +460,15 @@ class SnowTrackSpace:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def legal_count(self) -> tuple[int, bool]:
-        """The legal designs and whether that count is an estimate (:meth:`SnowSpace.count`)."""
-        count = self.designs.count()
-        return count, self.designs.count_is_estimate
+        """The legal designs and whether that count is an estimate (:meth:`SnowSpace.count`,
+        worked out once a process for each space)."""
+        known = _COUNTS.get(self.fingerprint())
+        if known is None:
+            known = _COUNTS[self.fingerprint()] = (
+                self.designs.count(),
+                self.designs.count_is_estimate,
+            )
+        return known
 
     def track(self, rank: int) -> SnowTrack:
         """The track of the legal design of ``rank``; a clear error for an illegal one."""
