@@ -1,7 +1,8 @@
 """The Explore page in a real browser: a click on a dot of the map shows that track, and
 "Open in Design" opens it on the Design page, complete; every dot carries its intervals,
 the design being edited is marked (profiled when the sweep lacks it), and a picked track
-is profiled again with more races."""
+is profiled again with more races. Snow Tails' Explore page maps a sweep of its designs
+and opens one on its own Design page."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from playwright.sync_api import Page, expect
 
 from trackkit.app.explore_page import TITLES
 from trackkit.board.track import Track
-from trackkit.explore.profile import ProfileSettings
+from trackkit.explore.profile import ProfileSettings, profile_options, profile_track
 from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.snowtails.presets import load_preset
 from trackkit.games.yummell.editing import encode_track
 
 
@@ -39,25 +41,31 @@ def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:
     return root, space, read_sweep(root / "3p").table.to_pandas()
 
 
+def _loneliest(rows: Any, *others: tuple[float, float]) -> int:
+    """The row of the dot farthest from any other on the map of length and unfairness (and
+    from ``others``, marks of their own), so that a click on it cannot land on a neighbour."""
+    points = list(zip(rows["rounds_mean"], rows["unfairness"], strict=True))
+    width = max(rows["rounds_mean"].max() - rows["rounds_mean"].min(), 1)
+    height = max(rows["unfairness"].max() - rows["unfairness"].min(), 1)
+
+    def room(i: int) -> float:
+        x, y = points[i]
+        return min(
+            math.hypot((x - u) / width, (y - v) / height)
+            for j, (u, v) in enumerate([*points, *others])
+            if j != i
+        )
+
+    return max(range(len(points)), key=room)
+
+
 def test_a_clicked_dot_shows_its_track_and_opens_it_in_design(
     tmp_path: Path,
     streamlit_server: Callable[..., AbstractContextManager[str]],
     open_tab: Callable[[], Page],
 ) -> None:
     root, _, rows = _small_sweep(tmp_path)
-    # the dot farthest from any other, so that the click cannot land on a neighbour
-    points = list(zip(rows["rounds_mean"], rows["unfairness"], strict=True))
-
-    def room(i: int) -> float:
-        (x, y), width = points[i], max(rows["rounds_mean"].max() - rows["rounds_mean"].min(), 1)
-        height = max(rows["unfairness"].max() - rows["unfairness"].min(), 1)
-        return min(
-            math.hypot((x - u) / width, (y - v) / height)
-            for j, (u, v) in enumerate(points)
-            if j != i
-        )
-
-    row = rows.iloc[max(range(len(points)), key=room)]
+    row = rows.iloc[_loneliest(rows)]
     with streamlit_server({"TRACKKIT_APP_SWEEPS": str(root)}) as url:
         tab = open_tab()
         tab.goto(f"{url}/explore")
@@ -167,3 +175,39 @@ def test_the_map_shows_intervals_and_the_design_and_profiles_a_track_again(
         _, design = other.evaluate(TRACES)
         assert design["symbol"] == "diamond" and design["up"] == 1
         other.screenshot(path=str(tmp_path / "profiled.png"), full_page=True)
+
+
+def test_the_snowtails_page_maps_a_sweep_and_opens_a_design_in_its_design_page(
+    tmp_path: Path,
+    streamlit_server: Callable[..., AbstractContextManager[str]],
+    open_tab: Callable[[], Page],
+) -> None:
+    root, settings = tmp_path / "sweeps", ProfileSettings(races=20, seed=3)
+    ruleset = get_ruleset("snowtails")
+    with dask_client(1, processes=False) as client:
+        space = ruleset.track_space(5)
+        run_sweep(space, root / "snow-5p", settings, sample=12, cluster=Cluster(client=client))
+    rows = read_sweep(root / "snow-5p").table.to_pandas()
+    # the design being edited (the first demo board) is a diamond of its own on the map
+    mine = profile_track(load_preset("husky-oval"), settings, options=profile_options(ruleset, 5))
+    row = rows.iloc[_loneliest(rows, (mine["rounds_mean"], mine["unfairness"]))]
+    track = space.track(int(row["rank"]))
+    with streamlit_server({"TRACKKIT_APP_SWEEPS": str(root)}) as url:
+        tab = open_tab()
+        tab.goto(f"{url}/snow-explore")
+        tab.get_by_text("12 of 12 tracks pass the filters").wait_for()
+        tab.get_by_text("Red diamond: your design, Husky oval, profiled like").wait_for()
+        tab.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        tab.wait_for_function(PLOT_DRAWN)
+        dots, design = tab.evaluate(TRACES)
+        assert dots["dots"] == dots["up"] == dots["across"] == 12  # every dot's intervals
+        assert design["symbol"] == "diamond"
+        click_chart(tab, (row["rounds_mean"], row["unfairness"]))
+        tab.get_by_role("heading", name=row["name"]).wait_for()
+        expect(tab.locator(".js-plotly-plot")).to_have_count(2)  # the map and the board
+        tab.screenshot(path=str(tmp_path / "snow-picked.png"), full_page=True)
+        tab.get_by_role("button", name="Open in Design").click()
+        tab.wait_for_url(re.compile(r"/snow-design\?.*snow=.*$"))  # the design's link
+        trees = f"{len(track.trees)} tree{'' if len(track.trees) == 1 else 's'}"
+        tab.get_by_text(f"{row['name']}: {trees}").wait_for()
+        expect(tab.locator("[data-testid='stException']")).to_have_count(0)

@@ -45,7 +45,7 @@ def test_the_start_page_links_both_games() -> None:
     links = [e.proto.page for e in at.main.get("page_link")]
     assert links == [
         *("design", "race", "compare", "explore", "glossary"),
-        *("snow-design", "snow-race", "snow-compare", "snow-tune"),
+        *("snow-design", "snow-race", "snow-compare", "snow-explore", "snow-tune"),
     ]
     assert any("Snow Tails" in h.value for h in at.subheader)
 
@@ -184,7 +184,7 @@ def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space
 def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
     from trackkit.app.compare_page import YOURS, length_figure
     from trackkit.games.snowtails.face.texts import compare_tracks
-    from trackkit.games.snowtails.race import RaceOptions
+    from trackkit.games.snowtails.options import RaceOptions
 
     oval = load_preset("husky-oval")
     twin = dataclasses.replace(oval, name="Husky oval")  # a design left with the preset's name

@@ -28,13 +28,21 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds this
 
 
 def run_small_sweep(
-    folder: Path, players: int, sample: int, races: int, progress: Progress
+    folder: Path,
+    players: int,
+    sample: int,
+    races: int,
+    progress: Progress,
+    game: str | None = None,
 ) -> None:
-    """:func:`small_sweep` in a child process, its reports relayed to ``progress``, which
-    stops the child by raising (e.g. when the run is cancelled). The child's refusal is
-    raised here as a :class:`TrackkitError` with its one-line message."""
+    """:func:`small_sweep` of ``game`` (None: the registry's first) in a child process, its
+    reports relayed to ``progress``, which stops the child by raising (e.g. when the run is
+    cancelled). The child's refusal is raised here as a :class:`TrackkitError` with its
+    one-line message."""
+    from trackkit.games import get_ruleset
+
     command = [sys.executable, "-m", "trackkit.app.child"]
-    command += [str(folder), str(players), str(sample), str(races)]
+    command += [str(folder), str(players), str(sample), str(races), get_ruleset(game).name]
     path = os.pathsep.join(p for p in (str(PACKAGE_ROOT), os.environ.get("PYTHONPATH")) if p)
     child = subprocess.Popen(
         command,
@@ -79,17 +87,21 @@ def run_small_sweep(
         raise TrackkitError(message)
 
 
-def small_sweep(folder: Path, players: int, sample: int, races: int, progress: Progress) -> None:
-    """Profile a uniform sample of ``sample`` Yummell tracks of ``players`` into ``folder``
-    with ``races`` races each (and each character's exact solo rounds), on one Dask worker
-    thread of this process."""
+def small_sweep(
+    folder: Path, game: str, players: int, sample: int, races: int, progress: Progress
+) -> None:
+    """Profile a uniform sample of ``sample`` of ``game``'s legal tracks of ``players``
+    into ``folder`` with ``races`` races each (and, for a game with an exact solver, each
+    character's exact solo rounds), on one Dask worker thread of this process. The sweep
+    draws the sample from the game's space (``space.sample_ranks``: every rank of a dense
+    space is legal; of another, legal designs are drawn by rejection)."""
     from trackkit.explore.profile import ProfileSettings
     from trackkit.explore.sweep import Cluster, dask_client, run_sweep
-    from trackkit.games import get_ruleset
+    from trackkit.explore.sweep_plan import space_of
 
     with dask_client(1, processes=False) as client:
         run_sweep(
-            get_ruleset("yummell").track_space(players),
+            space_of(game, players),
             folder,
             ProfileSettings(races=races, seed=0, characters=True),
             sample=sample,
@@ -100,8 +112,8 @@ def small_sweep(folder: Path, players: int, sample: int, races: int, progress: P
 
 
 def main(argv: list[str]) -> int:
-    """The child: ``FOLDER PLAYERS SAMPLE RACES``; writes ``progress DONE TOTAL`` lines,
-    then ``done`` or ``failed MESSAGE``."""
+    """The child: ``FOLDER PLAYERS SAMPLE RACES [GAME]`` (the registry's first game without
+    one); writes ``progress DONE TOTAL`` lines, then ``done`` or ``failed MESSAGE``."""
     from trackkit import limits
 
     limits.serve_app_limits()  # the app's work: the app's limits
@@ -110,8 +122,11 @@ def main(argv: list[str]) -> int:
         print(f"progress {done} {total}", flush=True)
 
     try:
+        from trackkit.games import get_ruleset
+
         folder, players, sample, races = Path(argv[0]), *(int(a) for a in argv[1:4])
-        small_sweep(folder, players, sample, races, report)
+        game = get_ruleset(argv[4] if len(argv) > 4 else None).name
+        small_sweep(folder, game, players, sample, races, report)
     except TrackkitError as error:
         print("failed " + " ".join(str(error).split()), flush=True)
         return 2

@@ -1,7 +1,10 @@
-"""Explore: a sweep of legal tracks as a map of length against unfairness, each dot with its
-95% intervals; filter it, click a track to see it drawn with its profile, profile it again
-with more races, and open it on the Design page. The design being edited is marked: its
-dot when the sweep holds it, else its own profile, raced like the sweep's tracks.
+"""Explore: a sweep of a game's legal tracks as a map, by default of length against
+unfairness, each dot with its 95% intervals, its axes and colour chosen among the sweep's
+figures and the designs' own numbers (Snow Tails' ``design_spaces``…); filter it, click a
+track to see it drawn with its profile, profile it again with more races, and open it on
+its game's Design page. The design being edited is marked: its dot when the sweep holds
+it, else its own profile, raced like the sweep's tracks. One page per game with a space of
+legal tracks (``ruleset.track_space``); it maps that game's sweeps only.
 
 Sweeps are read from the folder the person running the server names in
 ``TRACKKIT_APP_SWEEPS``, one sub-folder per sweep as ``trackkit sweep --out`` writes it;
@@ -15,17 +18,25 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from trackkit.app import common
 from trackkit.app.choices import kept
+from trackkit.app.explore_map import TITLES as TITLES  # the figures' titles, as the map's
+from trackkit.app.explore_map import (
+    DesignMark,
+    bars_caption,
+    choose_axes,
+    scatter,
+    sweep_titles,
+    widget_key,
+)
 from trackkit.app.explore_table import tracks_table
-from trackkit.app.fairness import figures_table, interval_bars, plain, with_interval
+from trackkit.app.fairness import figures_table, plain
 from trackkit.app.runs import (
     Progress,
     check_profile_cost,
@@ -34,19 +45,16 @@ from trackkit.app.runs import (
     profile_races_allowed,
     session_id,
 )
-from trackkit.app.small_sweep import offer_small_sweep, small_sweep_players
+from trackkit.app.small_sweep import offer_small_sweep, page_players, small_sweep_players
 from trackkit.board.track import Track
 from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
 from trackkit.errors import shown as escaped
+from trackkit.explore.fairness import reference_words
 from trackkit.explore.find import row_track
-from trackkit.explore.profile import (
-    FIGURES,
-    TrackProfile,
-    profile_options,
-    profile_track,
-)
+from trackkit.explore.profile import TrackProfile, profile_options, profile_track
 from trackkit.explore.sweep import SweepPlan, read_manifest, read_sweep
 from trackkit.games import get_ruleset
+from trackkit.games.face import look_of
 from trackkit.render import picture_figure
 from trackkit.report.orderings import row_tie_groups
 from trackkit.report.verdict import verdict
@@ -55,11 +63,6 @@ from trackkit.sim.montecarlo import simulate
 SWEEPS_VARIABLE = "TRACKKIT_APP_SWEEPS"
 AGAIN = 5  # a track profiled again races this many times the sweep's races (within limits)
 KEEP_PROFILES = 32
-TITLES = {f.key: f.title for f in FIGURES}
-DESIGN_COLOUR = "#c0392b"
-SWEEP_BARS = {"color": "rgba(80, 80, 80, 0.35)", "thickness": 1, "width": 0}  # many, faint
-AGAIN_WANTED = "explore-again-wanted"  # the rank whose "profile again" was pressed
-DESIGN_SKIPPED = "explore-design-skipped"  # a design profile cancelled or failed: not again
 
 
 def cache_folder() -> Path:
@@ -114,98 +117,153 @@ def _rows(folder: str, stamp: float) -> tuple[Any, int, int]:
     return read.to_pandas(), read.status.partitions_done, read.status.partitions
 
 
-def page() -> None:
-    st.title("Explore")
+def page(game: str | None = None) -> None:
+    """The Explore page of ``game`` (None: the registry's first)."""
+    ruleset = get_ruleset(game)
+    st.title(f"Explore {ruleset.title} tracks")
     st.write(
-        "Every dot is a legal track under the building rule, profiled by a sweep "
-        "(`trackkit sweep`): its mean length against its unfairness (how far the track moves a "
-        "racer's chance of winning from fair, in points: its characters against an average "
-        "track, 30 tracks raced alike, and its start against the fair share; 0 is fair). "
-        "Click a dot to see the track."
+        f"Every dot is a legal {ruleset.title} track, profiled by a sweep (`trackkit sweep "
+        f"--game {ruleset.name}`): by default its mean length against its unfairness (how far "
+        "the track moves a racer's chance of winning from fair, in points, against an average "
+        "track and the fair share; 0 is fair). Choose what goes across, up and in colour "
+        "among the sweep's figures and the designs' own numbers. Click a dot to see the track."
     )
+    opened = _open_sweep(ruleset.name)
+    if opened is not None:
+        _explore(*opened)
+
+
+def _open_sweep(game: str) -> tuple[SweepPlan, Any] | None:
+    """The sweep the reader chooses, its plan and its finished rows; None with the reason
+    shown (no sweep, one that cannot be read, another game's), and a small sweep offered
+    where none fits."""
     found = named_sweeps(sweeps_roots())
     if not found:
         st.info(
             "No sweep here yet (the person running the server may set "
             f"{SWEEPS_VARIABLE} to look elsewhere)."
         )
-        offer_small_sweep(sweeps_root())
-        return
-    names = list(found)
-    count = common.players()
-    first = next((n for n in names if _sweep_players(found[n]) == count), names[0])
-    name = kept(st.selectbox, "Sweep", "explore-sweep", first, options=names)
+        offer_small_sweep(sweeps_root(), game)
+        return None
+    names, count = list(found), page_players(game)
+    of = {name: _sweep_of(folder) for name, folder in found.items()}
+    mine = [name for name in names if of[name] is not None and of[name][0] == game]
+    fits = [name for name in mine if of[name][1] == count]
+    name = kept(
+        st.selectbox,
+        "Sweep",
+        widget_key(game, "sweep"),
+        next(iter(fits or mine or names)),
+        options=names,
+        format_func=lambda n: _sweep_label(n, of.get(n)),
+    )
     folder = found[name if name in found else names[0]]
     try:
         plan = read_manifest(folder)
         if plan is None:
             st.error(f"This sweep ({escaped(folder.name)}) holds no sweep.json.")
-            return
+            return None
+        if plan.game != game:
+            _another_game(folder, plan, game, offer=not mine)
+            return None
         frame, done, planned = _rows(str(folder), _stamp(folder))
     except TrackkitError as error:
         st.error(said(error))
-        return
+        return None
+    racers = look_of(game).racers.lower()
     st.caption(
-        f"{plan.players} players, {len(frame):,} tracks profiled with {plan.races:,} races "
-        f"each (seed {plan.seed})" + ("" if done == planned else f"; {done} of {planned} parts")
+        f"{plan.players} {racers}, {len(frame):,} tracks profiled with {plan.races:,} races "
+        f"each (seed {plan.seed})"
+        + ("" if done == planned else f"; {done} of {planned} parts")
+        + f", each against an average track: {reference_words(get_ruleset(game), plan.players)}."
     )
     if count is not None and plan.players != count:
         st.warning(
-            f"This sweep holds {plan.players}-player tracks, legal under the building rule "
-            f"for {plan.players} players; your player count (Design, Race, Compare) is "
-            f"{count}. Choose a sweep for {count} players, or run one with "
-            f"`trackkit sweep --players {count}`.",
+            f"This sweep holds {plan.players}-player tracks, swept for {plan.players} "
+            f"{racers}; your count of {racers} (Design, Race, Compare) is {count}. Choose a "
+            f"sweep for {count} {racers}, or run one with `trackkit sweep --game {game} "
+            f"--players {count}`.",
             icon=":material/group:",
         )
-        swept = {_sweep_players(f) for f in found.values()}
-        if small_sweep_players(count) == count and count not in swept:
+        swept = {of[n][1] for n in mine}
+        if small_sweep_players(count, game) == count and count not in swept:
             with st.expander(f"Run a small sweep of {count}-player tracks"):
-                offer_small_sweep(sweeps_root())
+                offer_small_sweep(sweeps_root(), game)
+    return plan, frame
+
+
+def _sweep_of(folder: Path) -> tuple[str, int] | None:
+    """The game and players of the sweep in ``folder`` (None when its manifest cannot be
+    read: the page says what is wrong once the sweep is chosen)."""
+    try:
+        plan = read_manifest(folder)
+    except TrackkitError:
+        return None
+    return None if plan is None else (plan.game, plan.players)
+
+
+def _sweep_label(name: str, of: tuple[str, int] | None) -> str:
+    """A sweep as the list of sweeps shows it: its name, game and players."""
+    if of is None:
+        return name
+    try:
+        title = get_ruleset(of[0]).title
+    except TrackkitError:  # a game this trackkit does not know: said once it is chosen
+        return name
+    return f"{name} · {title}, {of[1]} players"
+
+
+def _another_game(folder: Path, plan: SweepPlan, game: str, *, offer: bool) -> None:
+    """Refuse the sweep of ``plan``, of another game than the page's, saying why (and
+    offering a small sweep of the page's game when there is none)."""
+    title = get_ruleset(game).title
+    try:
+        theirs = get_ruleset(plan.game).title
+    except TrackkitError:
+        theirs = f"another game's ({escaped(plan.game, 40)})"
+    st.error(
+        f"This sweep ({escaped(folder.name)}) holds {theirs} tracks; this page explores "
+        f"{title} tracks. Choose a sweep of {title} tracks, or run one with `trackkit sweep "
+        f"--game {game}` (see `trackkit sweep --help`)."
+    )
+    if offer:
+        with st.expander(f"Run a small sweep of {title} tracks"):
+            offer_small_sweep(sweeps_root(), game)
+
+
+def _explore(plan: SweepPlan, frame: Any) -> None:
+    """The map of the sweep's tracks, its filters and table, and the track picked."""
+    game = plan.game
     if frame.empty:
         st.info("The sweep has no finished tracks yet.")
         return
+    titles = sweep_titles(game, frame)
     design = _design_mark(frame, plan)
-    shown = _filtered(frame)
+    shown = _filtered(frame, game)
     st.caption(f"{len(shown):,} of {len(frame):,} tracks pass the filters")
     tied = fairest_tie(shown)
     if tied:
         st.caption(tied)
-    colour = kept(
-        st.selectbox,
-        "Colour by",
-        "explore-colour",
-        "lead_changes",
-        options=[k for k in TITLES if k in frame.columns],
-        format_func=lambda k: TITLES[k],
-    )
-    bars = kept(st.checkbox, "95% intervals on the map", "explore-intervals", True)
+    axes, bars = choose_axes(game, frame, titles)
+    marked = design if design is not None and design.on(axes) else None
     event = st.plotly_chart(
-        _scatter(shown, colour, bars, design),
+        scatter(shown, axes, titles, bars, marked),
         on_select="rerun",
         selection_mode="points",
-        key="explore-map",
+        key=widget_key(game, "map"),
     )
-    st.caption(
-        "Bars: each track's 95% interval of its mean length (across) and of its unfairness "
-        "(up and down)." + (f" {design.caption}" if design is not None else "")
-    )
+    mark = f" {design.caption(axes, titles)}" if design is not None else ""
+    st.caption(bars_caption(frame, axes, titles) + mark)
+    chosen = widget_key(game, "rank")
     picked = common.clicked(event, 1)
     if picked is not None:
-        st.session_state["explore-rank"] = int(picked[0])
-    in_table = tracks_table(shown, TITLES)
+        st.session_state[chosen] = int(picked[0])
+    in_table = tracks_table(shown, titles, game, axes[:2])
     if in_table is not None:
-        st.session_state["explore-rank"] = in_table
-    rank = st.session_state.get("explore-rank")
+        st.session_state[chosen] = in_table
+    rank = st.session_state.get(chosen)
     if rank is not None and rank in set(frame["rank"]):
-        _show_track(frame[frame["rank"] == rank].iloc[0].to_dict(), plan)
-
-
-def _sweep_players(folder: Path) -> int | None:
-    try:
-        plan = read_manifest(folder)
-    except TrackkitError:  # the page says what is wrong once the sweep is chosen
-        return None
-    return None if plan is None else plan.players
+        _show_track(frame[frame["rank"] == rank].iloc[0].to_dict(), plan, titles)
 
 
 def said(error: TrackkitError) -> str:
@@ -246,69 +304,31 @@ def fairest_tie(frame: Any) -> str | None:
     )
 
 
-def _filtered(frame: Any) -> Any:
+def _filtered(frame: Any, game: str) -> Any:
     """The rows within the length and unfairness ranges the sliders ask for."""
     left, right = st.columns(2)
     low, high = float(frame["rounds_mean"].min()), float(frame["rounds_mean"].max())
     if high > low:
         length = left.slider(
-            "Mean length (rounds)", low, high, (low, high), step=0.1, key="explore-length"
+            "Mean length (rounds)",
+            low,
+            high,
+            (low, high),
+            step=0.1,
+            key=widget_key(game, "length"),
         )
         frame = frame[frame["rounds_mean"].between(*length)]
     top = max(1.0, float(math.ceil(float(frame["unfairness"].max()))))
     most = right.slider(
-        "Unfairness at most (points)", 0.0, top, top, step=0.1, key="explore-unfairness"
+        "Unfairness at most (points)", 0.0, top, top, step=0.1, key=widget_key(game, "unfairness")
     )
     return frame[frame["unfairness"] <= most]
 
 
-def _scatter(frame: Any, colour: str, bars: bool, design: DesignMark | None) -> go.Figure:
-    """A WebGL scatter: length against unfairness, coloured by ``colour``, with each track's
-    95% intervals as bars (``bars``, when the sweep has them); each point carries its rank.
-    The design being edited, when known, is a marker of its own on top."""
-    dots: dict[str, Any] = {
-        "x": frame["rounds_mean"].tolist(),
-        "y": frame["unfairness"].tolist(),
-        "mode": "markers",
-        "name": "tracks of the sweep",
-        "customdata": frame[["rank"]].to_numpy().tolist(),
-        "marker": {
-            "color": frame[colour].tolist(),
-            "colorscale": "Viridis",
-            "size": 6,
-            "colorbar": {"title": {"text": colour}},
-        },
-        "hovertemplate": "track #%{customdata[0]}<br>%{x:.2f} rounds, unfairness %{y:.1f}"
-        "<extra></extra>",
-    }
-    if bars and {"rounds_mean_low", "unfairness_low"} <= set(frame.columns):
-        dots["error_x"], dots["error_y"] = (
-            interval_bars(
-                *(frame[f"{key}{end}"].tolist() for end in ("", "_low", "_high")), **SWEEP_BARS
-            )
-            for key in ("rounds_mean", "unfairness")
-        )
-    figure = go.Figure(go.Scattergl(**dots))
-    if design is not None:
-        figure.add_trace(design.trace(bars))
-    figure.update_layout(
-        xaxis_title="Mean length (rounds)",
-        yaxis_title="Unfairness (points from fair)",
-        height=480,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        showlegend=design is not None,
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0},
-        # a drag zooms into a dense part of the map; with dragmode "select" Streamlit leaves
-        # Plotly's clickmode at "event", and a click on a dot selected nothing (a browser
-        # test caught it)
-        dragmode="zoom",
-    )
-    return figure
-
-
-def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
-    """The clicked track drawn, its figures with their intervals (and again with more
-    races, once asked), and a way to open it on the Design page."""
+def _show_track(row: dict[str, Any], plan: SweepPlan, titles: dict[str, str]) -> None:
+    """The clicked track drawn (by its game's scene), its figures with their intervals (and
+    again with more races, once asked), and a way to open it on its game's Design page."""
+    game = plan.game
     try:
         track = row_track(row, plan)
     except TrackkitError as error:
@@ -318,7 +338,7 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
     st.subheader(track.name)
     left, right = st.columns([3, 2])
     try:
-        left.plotly_chart(picture_figure(track), key="explore-picture")
+        left.plotly_chart(picture_figure(track), key=widget_key(game, "picture"))
     except TrackkitError as error:  # a drawing over the app's limits (a tampered sweep)
         left.warning(said(error))
     races = again_races(track, plan)
@@ -327,25 +347,21 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
     columns = {f"This sweep ({int(swept if _finite(swept) else plan.races):,} races)": row}
     if again is not None:
         columns[f"Again ({again.races:,} races)"] = again.values
-    keys = [k for k in TITLES if any(_finite(values.get(k)) for values in columns.values())]
+    keys = [k for k in titles if any(_finite(values.get(k)) for values in columns.values())]
     if races:
         right.button(
             f"Profile again with {races:,} races",
             icon=":material/replay:",
-            key="explore-again",
+            key=widget_key(game, "again"),
             on_click=st.session_state.__setitem__,
-            args=(AGAIN_WANTED, rank),
+            args=(widget_key(game, "again-wanted"), rank),
             help=f"{races // plan.races}× the sweep's races (at most {AGAIN}×, within the "
             "app's limit), beside as many on the average track: narrower intervals",
         )
     else:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
-    if right.button("Open in Design", icon=":material/extension:", key="explore-open"):
-        common.editor(track.game).open(track)
-        # the count the track is legal for: at another, Design would call it illegal at once
-        st.session_state[common.PLAYERS_KEY] = plan.players
-        st.session_state[f"kept:{common.PLAYERS_KEY}"] = plan.players
-        common.switch_page(_editor_page(track.game))
+    if right.button("Open in Design", icon=":material/extension:", key=widget_key(game, "open")):
+        _open_in_design(track, plan)
     if again is not None:
         right.markdown(plain(verdict(again)))
         right.caption(
@@ -355,8 +371,18 @@ def _show_track(row: dict[str, Any], plan: SweepPlan) -> None:
     # every figure at once, across the page: the default height shows ten rows and hid
     # the rest behind a scroll bar of the table's own
     st.dataframe(
-        figures_table(columns, keys, TITLES), hide_index=True, width="stretch", height="content"
+        figures_table(columns, keys, titles), hide_index=True, width="stretch", height="content"
     )
+
+
+def _open_in_design(track: Any, plan: SweepPlan) -> None:
+    """``track`` opened in its game's editor (an edit Undo takes back), at the player count
+    it was swept for (at another, Design could call it illegal at once), and its page."""
+    common.editor(track.game).open(track)
+    players = f"{look_of(track.game).address}{common.PLAYERS_KEY}"
+    st.session_state[players] = plan.players
+    st.session_state[f"kept:{players}"] = plan.players
+    common.switch_page(_editor_page(track.game))
 
 
 def _finite(value: Any) -> bool:
@@ -377,7 +403,7 @@ def _plan_key(plan: SweepPlan) -> str:
     return json.dumps(plan.to_json(), sort_keys=True)
 
 
-def design_key(plan: SweepPlan, track: Track) -> tuple[Any, ...]:
+def design_key(plan: SweepPlan, track: Any) -> tuple[Any, ...]:
     return ("design", _plan_key(plan), track.to_toml())
 
 
@@ -385,10 +411,12 @@ def again_key(plan: SweepPlan, rank: int, races: int | None) -> tuple[Any, ...]:
     return ("again", _plan_key(plan), rank, races)
 
 
-def design_row(frame: Any, plan: SweepPlan, track: Track) -> dict[str, Any] | None:
-    """The sweep's row of ``track`` (the same placements, on the same tile set), or None
-    when the sweep does not hold it."""
-    folder = str(Path(track.tileset).resolve()) if track.tileset is not None else None
+def design_row(frame: Any, plan: SweepPlan, track: Any) -> dict[str, Any] | None:
+    """The sweep's row of ``track`` (the same design, as the game's codec writes it, and for
+    a track of tiles the same tile set), or None when the sweep does not hold it or the
+    game cannot tell which design a track is (a Snow Tails board)."""
+    tiles = track.tileset if isinstance(track, Track) else None
+    folder = str(Path(tiles).resolve()) if tiles is not None else None
     if track.game != plan.game or folder != plan.tileset_folder or "placements" not in frame:
         return None
     codec = get_ruleset(plan.game).design_codec
@@ -399,7 +427,7 @@ def design_row(frame: Any, plan: SweepPlan, track: Track) -> dict[str, Any] | No
     return None if found.empty else found.iloc[0].to_dict()
 
 
-def again_races(track: Track, plan: SweepPlan) -> int | None:
+def again_races(track: Any, plan: SweepPlan) -> int | None:
     """The races of a track profiled again: :data:`AGAIN` × the sweep's, fewer when the
     app's limit (with the average track raced as often) allows fewer; None when it allows no
     more than the sweep's."""
@@ -409,7 +437,7 @@ def again_races(track: Track, plan: SweepPlan) -> int | None:
 
 
 def profile_like_sweep(
-    track: Track, plan: SweepPlan, races: int, progress: Progress, precision: float | None = None
+    track: Any, plan: SweepPlan, races: int, progress: Progress, precision: float | None = None
 ) -> TrackProfile:
     """``track`` profiled as the sweep of ``plan`` profiles its tracks (its players,
     options, seed and exact figures, the average track raced as often) with ``races`` races, and
@@ -426,13 +454,14 @@ def profile_like_sweep(
     return profile_track(track, settings, options=options, simulated=result)
 
 
-def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> None:
+def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Any, Any] | None) -> None:
     """The page's one heavy run at a time, followed here with its progress and Cancel: a
     track profiled again when its button was pressed, else the design's profile when the
     map needs it (not again once cancelled or failed), else a run of this visitor's still
     going."""
-    wanted = st.session_state.pop(AGAIN_WANTED, None)
-    job: tuple[str, tuple[Any, ...], Track, int, float | None] | None = None
+    skipped = widget_key(plan.game, "design-skipped")  # a design profile cancelled or failed
+    wanted = st.session_state.pop(widget_key(plan.game, "again-wanted"), None)
+    job: tuple[str, tuple[Any, ...], Any, int, float | None] | None = None
     if wanted is not None and wanted in set(frame["rank"]):
         try:
             track = row_track(frame[frame["rank"] == wanted].iloc[0].to_dict(), plan)
@@ -444,7 +473,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
             job = ("the profile again", again_key(plan, wanted, races), track, races, None)
     elif mine is not None and mine[1] is None:
         key, going = design_key(plan, mine[0]), heavy_runs().current(session_id())
-        wanted_design = key not in _profiles() and st.session_state.get(DESIGN_SKIPPED) != key
+        wanted_design = key not in _profiles() and st.session_state.get(skipped) != key
         if wanted_design and (going is None or not going.live):
             job = ("your design's profile", key, mine[0], plan.races, plan.precision)
     if job is None:
@@ -458,7 +487,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
     except TrackkitError as error:
         st.warning(f"Not profiled: {error}")
         if key[0] == "design":  # not tried again on every rerun
-            st.session_state[DESIGN_SKIPPED] = key
+            st.session_state[skipped] = key
         return
     common.editor(plan.game).ready()
 
@@ -472,64 +501,7 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Track, Any] | None) -> 
 
     run = heavy_run(what, "races", key, True, work)
     if run is not None and run.key == key and run.state in ("cancelled", "failed"):
-        st.session_state[DESIGN_SKIPPED] = key
-
-
-@dataclass(frozen=True)
-class DesignMark:
-    """The design being edited on the map: the figures of its row of the sweep (``rank``)
-    or of its own profile (``rank`` None), and its name."""
-
-    values: dict[str, Any]
-    rank: int | None
-    name: str
-
-    @property
-    def caption(self) -> str:
-        v = self.values
-        length = with_interval(
-            v["rounds_mean"], v.get("rounds_mean_low"), v.get("rounds_mean_high"), "{:.2f}"
-        )
-        unfair = with_interval(
-            v["unfairness"], v.get("unfairness_low"), v.get("unfairness_high"), "{:.1f}"
-        )
-        figures = f"{length} rounds, unfairness {unfair} points"
-        name = plain(escaped(self.name, 80))
-        if self.rank is not None:
-            return f"Ringed: your design, {name}, is track #{self.rank} of this sweep: {figures}."
-        return (
-            f"Red diamond: your design, {name}, is not in this sweep; profiled like its "
-            f"tracks: {figures}."
-        )
-
-    def trace(self, bars: bool) -> go.Scattergl:
-        v = self.values
-        if self.rank is not None:  # a ring around its own dot
-            marker = {"symbol": "circle-open", "size": 20, "color": DESIGN_COLOUR}
-            marker["line"] = {"color": DESIGN_COLOUR, "width": 3}
-        else:
-            marker = {"symbol": "diamond", "size": 16, "color": DESIGN_COLOUR}
-            marker["line"] = {"color": "white", "width": 1.5}
-        extra: dict[str, Any] = {}
-        if bars:
-            extra["error_x"], extra["error_y"] = (
-                interval_bars(
-                    *([v.get(f"{key}{end}", math.nan)] for end in ("", "_low", "_high")),
-                    color=DESIGN_COLOUR,
-                )
-                for key in ("rounds_mean", "unfairness")
-            )
-        if self.rank is not None:  # a click on it picks its track, as on its dot
-            extra["customdata"] = [[self.rank]]
-        return go.Scattergl(
-            x=[v["rounds_mean"]],
-            y=[v["unfairness"]],
-            mode="markers",
-            name="your design" + (" (in this sweep)" if self.rank is not None else ""),
-            marker=marker,
-            hovertemplate="your design<br>%{x:.2f} rounds, unfairness %{y:.1f}<extra></extra>",
-            **extra,
-        )
+        st.session_state[skipped] = key
 
 
 def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
@@ -544,7 +516,11 @@ def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
     if row is not None:
         return DesignMark(row, int(row["rank"]), track.name)
     profile = _profiles().get(design_key(plan, track))
-    return None if profile is None else DesignMark(profile.values, None, track.name)
+    if profile is None:
+        return None
+    codec = get_ruleset(plan.game).design_codec  # can it tell the design's row of a sweep?
+    findable = codec is not None and codec.encode(track) is not None
+    return DesignMark(profile.values, None, track.name, findable)
 
 
 def _editor_page(game: str) -> Any:

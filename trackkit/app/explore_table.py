@@ -7,15 +7,15 @@ from typing import Any
 
 import streamlit as st
 
-TABLE_KEY = "explore-table"
-PICKED = "explore-table-picked"  # the row last picked in the table, told from a new pick
+from trackkit.app.explore_map import DEFAULT_AXES, widget_key
 
 
-def tracks_table(frame: Any, titles: dict[str, str]) -> int | None:
+def tracks_table(
+    frame: Any, titles: dict[str, str], game: str, first: tuple[str, ...] = DEFAULT_AXES[:2]
+) -> int | None:
     """The rows of ``frame`` as a sortable table, its figures under their ``titles`` (the
-    map's length and unfairness first); the rank of a track just picked in it (None when the
-    pick did not change)."""
-    first = ("rounds_mean", "unfairness")  # the map's two axes, then every other figure
+    map's axes, ``first``, before every other), on ``game``'s page; the rank of a track
+    just picked in it (None when the pick did not change)."""
     keys = [k for k in (*first, *titles) if k in frame.columns and k in titles]
     keys = list(dict.fromkeys(keys))
     table = frame[["rank", *keys]].rename(columns={"rank": "Track #", **titles})
@@ -25,12 +25,13 @@ def tracks_table(frame: Any, titles: dict[str, str]) -> int | None:
         width="stretch",
         on_select="rerun",
         selection_mode="single-row",
-        key=TABLE_KEY,
+        key=widget_key(game, "table"),
         column_config={"Track #": st.column_config.NumberColumn(format="%d")},
     )
     st.caption("Click a heading to sort by it; pick a row to see its track.")
     rows = list(event.selection.rows) if event is not None else []
-    if rows == st.session_state.get(PICKED, []):
+    picked = widget_key(game, "table-picked")  # the row last picked, told from a new pick
+    if rows == st.session_state.get(picked, []):
         return None  # a map click since must not be undone by the table's old pick
-    st.session_state[PICKED] = rows
+    st.session_state[picked] = rows
     return int(frame.iloc[rows[0]]["rank"]) if rows else None

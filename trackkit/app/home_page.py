@@ -54,10 +54,10 @@ def game_entries(game: str) -> list[Entry]:
         f"{look.address}compare",
     )
     after = []  # the shared pages some games have
-    if getattr(get_ruleset(game), "track_space", None) is not None:
+    if get_ruleset(game).track_space is not None:
         after.append(
             Entry(
-                explore_page.page,
+                partial(explore_page.page, game),
                 _titled(look, "Explore"),
                 ":material/scatter_plot:",
                 f"{look.address}explore",
