@@ -112,6 +112,11 @@ def edits(game: str, editor: Editor) -> None:
     _EDITORS[game] = editor
 
 
+def has_editor(game: str) -> bool:
+    """Whether ``game`` registered an editor (a game with no Design page has none)."""
+    return game in _EDITORS
+
+
 def editor(game: str) -> Editor:
     """``game``'s editor (:func:`edits`)."""
     if game not in _EDITORS:

@@ -360,7 +360,9 @@ def _show_track(row: dict[str, Any], plan: SweepPlan, titles: dict[str, str]) ->
         )
     else:
         right.caption("The app's limit allows no more races of this track than the sweep's.")
-    if right.button("Open in Design", icon=":material/extension:", key=widget_key(game, "open")):
+    if common.has_editor(game) and right.button(
+        "Open in Design", icon=":material/extension:", key=widget_key(game, "open")
+    ):
         _open_in_design(track, plan)
     if again is not None:
         right.markdown(plain(verdict(again)))
@@ -489,7 +491,8 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Any, Any] | None) -> No
         if key[0] == "design":  # not tried again on every rerun
             st.session_state[skipped] = key
         return
-    common.editor(plan.game).ready()
+    if common.has_editor(plan.game):
+        common.editor(plan.game).ready()
 
     def work(progress: Progress) -> None:
         profile = profile_like_sweep(track, plan, races, progress, precision)
@@ -507,6 +510,8 @@ def _heavy_work(frame: Any, plan: SweepPlan, mine: tuple[Any, Any] | None) -> No
 def _design_mark(frame: Any, plan: SweepPlan) -> DesignMark | None:
     """Where the design being edited goes on the map (its profile run first when the sweep
     does not hold it); None without a complete design or its profile."""
+    if not common.has_editor(plan.game):  # a game with no Design page: no design of yours
+        return None
     track, _ = common.editor(plan.game).current()
     mine = None if track is None else (track, design_row(frame, plan, track))
     _heavy_work(frame, plan, mine)

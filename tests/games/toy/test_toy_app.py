@@ -98,3 +98,39 @@ def test_two_games_on_one_address_are_refused_in_words() -> None:
             home_page.app_sections()
     finally:
         del face.look  # type: ignore[attr-defined]
+
+
+def test_the_toys_sweep_is_mapped_on_its_explore_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The toy's design space (a module of its folder) on the shared Explore page: its
+    sweep is chosen, mapped on its own figures and design numbers, and a picked lane is
+    listed, though the toy cannot be drawn."""
+    import json
+
+    from trackkit.explore.profile import ProfileSettings
+    from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep, space_of
+
+    root = tmp_path / "sweeps"
+    with dask_client(1, processes=False) as client:  # the toy is registered in this process
+        run_sweep(
+            space_of("toy", 3),
+            root / "toy-3p",
+            ProfileSettings(races=40, seed=2, exact=False),
+            sample=10,
+            cluster=Cluster(client=client),
+        )
+    rows = read_sweep(root / "toy-3p").table.to_pandas().set_index("rank")
+    monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(root))
+    at = _page("toy-explore").run()
+    assert not at.exception and not at.error
+    dots = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    ranks = [r[0] for r in dots["customdata"]]
+    assert sorted(ranks) == sorted(rows.index)
+    assert dots["y"] == [rows.loc[r, "unfairness"] for r in ranks]
+    at.session_state["toy-explore-rank"] = ranks[0]
+    at.run()
+    assert not at.exception
+    assert any(f"Toy lane #{ranks[0]}" in h.value for h in at.subheader)
+    assert any("cannot be drawn" in w.value for w in at.warning)  # the toy has no scene
+    assert [b.key for b in at.button] == ["toy-explore-again"]  # no Design to open it in
