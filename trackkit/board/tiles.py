@@ -418,8 +418,9 @@ def _check_role(spec: _TileSpec, link_graph: nx.DiGraph, fail: Fail) -> None:
 
 
 def bundled_tiles_folder() -> Path:
-    """Where the bundled tile files (Yummell's) are on this installation."""
-    return Path(str(resources.files("trackkit.bundled_tiles")))
+    """Where the bundled tile files (Yummell's) are on this installation: in a source
+    checkout, the top-level tiles/ (trackkit/bundled_tiles links to it)."""
+    return Path(str(resources.files("trackkit.bundled_tiles"))).resolve()
 
 
 def read_tileset(folder: str | Path, schema_for: SchemaFor) -> TileSet:
