@@ -3,10 +3,10 @@
 
 The archive is ``ribs``' :class:`~ribs.archives.GridArchive`: each cell of (mean rounds,
 unfairness) keeps the best track found for it, by :func:`fitness`. New candidates are
-mutations of elites drawn from the archive. A track is its rank in the space's canonical
-depth-first order, where neighbours share their first tiles. So a mutation moves the rank
-by a jump of log-uniform size: a small jump changes the last tiles, a large one the first
-ones. Now and then a fresh uniform draw keeps the search from settling. Every candidate
+mutations of elites drawn from the archive, each made by the game's space
+(``space.mutate``): Yummell's keeps a track's first tiles (how many: drawn uniformly) and
+finishes it anew among the legal ways; Snow Tails' changes one thing of a design. Now and
+then a fresh uniform draw keeps the search from settling. Every candidate
 is profiled once, with the search's seed (the same profile a sweep with that seed
 computes, on the same races as every other candidate: common random numbers). The best
 tracks are then profiled again with more races and another seed, because with few races
