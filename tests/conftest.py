@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from trackkit.board.tiles import TileSet, bundled_tiles_folder
 from trackkit.cli import main
 from trackkit.games import load_tileset
+from trackkit.games.tilekit.tiles import TileSet, bundled_tiles_folder
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from trackkit.board.track import load_track
+from trackkit.games.tilekit.track import load_track
 
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 
@@ -130,7 +130,7 @@ def test_space_reproduces_the_spec_count(cli: Cli) -> None:
 def test_generate_prints_a_line_per_track_and_the_same_seed_gives_the_same_tracks(
     cli: Cli,
 ) -> None:
-    from trackkit.games.yummell.space import TrackSpace, generate
+    from trackkit.games.yummell.core.space import TrackSpace, generate
 
     code, out, err = cli("generate", "--players", "4", "--count", "6", "--seed", "11")
     lines = out.splitlines()
@@ -144,7 +144,7 @@ def test_generate_prints_a_line_per_track_and_the_same_seed_gives_the_same_track
 
 
 def test_generate_json_gives_json_lines(cli: Cli) -> None:
-    from trackkit.games.yummell.space import TrackSpace
+    from trackkit.games.yummell.core.space import TrackSpace
 
     code, out, _ = cli("generate", "--players", "8", "--count", "3", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
@@ -174,7 +174,7 @@ def test_generate_writes_track_files_and_never_replaces_another(cli: Cli, tmp_pa
 def test_generate_draws_snow_tails_designs_as_keys_and_board_files(
     cli: Cli, tmp_path: Path
 ) -> None:
-    from trackkit.games.snowtails.space import SnowTrackSpace, from_key
+    from trackkit.games.snowtails.core.space import SnowTrackSpace, from_key
 
     argv = ["generate", "--game", "snowtails", "--players", "5", "--count", "3", "--seed", "4"]
     code, out, err = cli(*argv)
@@ -329,8 +329,8 @@ def test_names_and_numbers_are_checked(cli: Cli, argv: list[str], words: str) ->
 
 
 def test_exact_solves_the_start_path_asked_for(cli: Cli) -> None:
-    from trackkit.games.yummell.exact import exact_solo
-    from trackkit.games.yummell.presets import load_preset
+    from trackkit.games.yummell.core.exact import exact_solo
+    from trackkit.games.yummell.core.presets import load_preset
 
     racer = ("--character", "Flamm", "--advantage", "Heroism")
     code, out, _ = cli("exact", "first-run", *racer, "--path", "B", "--json")
@@ -458,7 +458,7 @@ def test_show_and_validate_a_snowtails_track(cli: Cli, tmp_path: Path) -> None:
     )
     code, out, _ = cli("validate", "long-trail", "--json")
     assert [w["code"] for w in json.loads(out)["warnings"]] == ["building-count"]
-    from trackkit.games.snowtails.presets import preset_text
+    from trackkit.games.snowtails.core.presets import preset_text
 
     broken = tmp_path / "broken.toml"  # a building on the edge lane of its straight
     broken.write_text(preset_text("long-trail").replace("lanes = [2, 3]", "lanes = [1, 2]", 1))
@@ -527,7 +527,7 @@ def test_export_a_snowtails_preset_to_a_file_that_reads_back(cli: Cli, tmp_path:
 
 
 def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path) -> None:
-    from trackkit.games.snowtails.presets import preset_text
+    from trackkit.games.snowtails.core.presets import preset_text
 
     mine = tmp_path / "mine.toml"
     mine.write_text(preset_text("chicane").replace('name = "Chicane"', 'name = "My chicane"'))
@@ -557,7 +557,7 @@ def test_compare_the_snowtails_demo_tracks_with_a_file(cli: Cli, tmp_path: Path)
 
 
 def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: Path) -> None:
-    from trackkit.games.yummell.presets import load_preset
+    from trackkit.games.yummell.core.presets import load_preset
 
     mine = tmp_path / "mine.toml"
     mine.write_text(load_preset("forest-run").to_toml().replace("Forest run", "My forest"))

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.timeouts import within
-from trackkit.board.tiles import bundled_tiles_folder
 from trackkit.cli import main
-from trackkit.games.yummell.presets import PRESET_SLUGS
+from trackkit.games.tilekit.tiles import bundled_tiles_folder
+from trackkit.games.yummell.core.presets import PRESET_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "trackkit" / "games" / "yummell" / "data"

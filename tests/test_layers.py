@@ -13,6 +13,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from trackkit import games
+
 PACKAGE = Path(__file__).resolve().parent.parent / "trackkit"
 
 
@@ -110,54 +112,106 @@ def _face(module: str) -> bool:
     return len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "face"
 
 
-def _pages(module: str) -> bool:
-    """Whether ``module`` is one of a game's app pages (``trackkit.games.<game>.pages``)."""
+def _pages(module: str) -> str | None:
+    """The game whose app pages ``module`` is part of (``trackkit.app.games.<game>``)."""
     parts = module.split(".")
-    return len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "pages"
+    if len(parts) >= 4 and parts[:3] == ["trackkit", "app", "games"] and parts[3] in _GAMES:
+        return parts[3]
+    return None
 
 
-def test_a_game_imports_nothing_above_the_games_but_its_face() -> None:
-    """A game's rules and engine sit below the simulation; its face (what the front ends
-    show of it) may use the shared layers above, but never the front ends themselves; its
-    app pages may use the app's shared widgets, but not the command line."""
-    above = ("trackkit.sim", "trackkit.explore", "trackkit.report", "trackkit.render")
-    above += ("trackkit.validate",)
-    above += ("trackkit.app", "trackkit.cli")
+# The shared base a game's rules may use, and nothing above it.
+BASE = ("trackkit.board", "trackkit.errors", "trackkit.limits", "trackkit.games.base")
+BASE += ("trackkit.games.tilekit", "trackkit.games.shapes", "trackkit.games.unmanaged")
+BASE += ("trackkit.games.readings",)
+# `from trackkit.games import get_ruleset`: the registry (games.base's names), not a game
+REGISTRY = {"trackkit.games", *(f"trackkit.games.{name}" for name in games.__all__)}
+
+
+def test_a_games_rules_import_only_the_shared_base_and_themselves() -> None:
+    """``games/<game>/core`` (the template: options, track, course, check, engine…) sits
+    below the simulation: the shared base and its own modules, no other game, no face."""
+    for game in _GAMES:
+        core = f"trackkit.games.{game}.core"
+        for module, imported in _importing(core).items():
+            wrong = [
+                i
+                for i in imported
+                if (not _under(i, *BASE, f"trackkit.games.{game}") and i not in REGISTRY)
+                or _under(i, f"trackkit.games.{game}.face")
+            ]
+            assert not wrong, f"{module} imports {wrong}"
+
+
+def test_a_games_face_uses_the_shared_layers_but_no_front_end() -> None:
+    """A game's face (what the front ends show of it) may use the shared layers above its
+    rules, but never the command line or the app."""
     for module, imported in _importing("trackkit.games").items():
-        forbidden = ("trackkit.app", "trackkit.cli") if _face(module) else above
-        if _pages(module):
-            forbidden = ("trackkit.cli",)
-        wrong = [i for i in imported if _under(i, *forbidden)]
-        assert not wrong, f"{module} imports {wrong}"
+        if _face(module) or module == "trackkit.games.face":
+            wrong = [i for i in imported if _under(i, "trackkit.app", "trackkit.cli")]
+            assert not wrong, f"{module} imports {wrong}"
+
+
+def test_the_shared_game_modules_know_no_game() -> None:
+    """The seam (``games.base``, ``games.face``) and the kits beside it (the tile kit, the
+    shapes, the readings) reach a game only through the registry."""
+    for module, imported in _importing("trackkit.games").items():
+        if module.split(".")[2:3] and module.split(".")[2] in _GAMES:
+            continue
+        assert not _game_modules(imported), f"{module} imports {_game_modules(imported)}"
 
 
 def _game_modules(imported: set[str]) -> list[str]:
     """The modules of one game (``trackkit.games.<game>...``) among ``imported``."""
-    shared = ("trackkit.games.base", "trackkit.games.face", "trackkit.games.unmanaged")
     return [
         i
         for i in imported
         if i.startswith("trackkit.games.")
-        and not _under(i, *shared)
         and i.count(".") >= 2
         # `from trackkit.games import get_ruleset`: the registry, not a game
         and i.split(".")[2] in _GAMES
     ]
 
 
-_GAMES = {p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists()}
+def _games() -> set[str]:
+    """The games the registry lists (a kit beside them, the tile kit, is none)."""
+    from trackkit.games.base import KNOWN
+
+    return {package.rsplit(".", 1)[1] for package in KNOWN.values()}
 
 
-def test_nothing_outside_the_games_imports_a_game() -> None:
+_GAMES = _games()
+TEMPLATE = ("options", "content", "track", "course", "check", "rules", "movement", "state")
+TEMPLATE += ("engine", "policies", "presets", "space", "editing", "scene", "ruleset")
+
+
+@pytest.mark.parametrize("game", sorted(_GAMES))
+def test_every_game_follows_the_template(game: str) -> None:
+    """The same modules in the same places for every game (docs/contributing.md)."""
+    folder = PACKAGE / "games" / game
+    missing = [name for name in TEMPLATE if not (folder / "core" / f"{name}.py").is_file()]
+    assert not missing, f"{game}'s core lacks {missing}"
+    assert (folder / "face" / "__init__.py").is_file()
+    top = {p.name for p in folder.glob("*.py")}
+    assert top == {"__init__.py"}, f"{game} has modules outside core/ and face/: {top}"
+
+
+def test_nothing_outside_a_game_imports_it_but_its_pages() -> None:
     """The command line, the app, reports, drawings and shared layers reach a game only
     through the registry and the two sides of the seam (``games.base``, ``games.face``);
-    a game's own app pages live in its folder (``games/<game>/pages``)."""
-    importing = {
-        module: _game_modules(_imports(path, top_level_only=False))
-        for module, path in MODULES.items()
-        if not _under(module, "trackkit.games")
-    }
-    offenders = {module: games for module, games in importing.items() if games}
+    a game's own app pages (``app/games/<game>``) may use their game."""
+    offenders = {}
+    for module, path in MODULES.items():
+        if _under(module, "trackkit.games"):
+            continue
+        own = _pages(module)
+        games = [
+            i
+            for i in _game_modules(_imports(path, top_level_only=False))
+            if own is None or i.split(".")[2] != own
+        ]
+        if games:
+            offenders[module] = games
     assert offenders == {}
 
 
@@ -167,9 +221,13 @@ def test_nothing_outside_the_games_imports_a_game() -> None:
 )
 def test_no_layer_below_the_shells_imports_the_cli_or_the_app(layer: str) -> None:
     for module, imported in _importing(layer).items():
-        if _pages(module):  # a game's app pages, reached only by their declaration
-            continue
         wrong = [i for i in imported if _under(i, "trackkit.cli", "trackkit.app")]
+        assert not wrong, f"{module} imports {wrong}"
+
+
+def test_a_games_pages_use_the_app_but_not_the_command_line() -> None:
+    for module, imported in _importing("trackkit.app.games").items():
+        wrong = [i for i in imported if _under(i, "trackkit.cli")]
         assert not wrong, f"{module} imports {wrong}"
 
 
@@ -188,12 +246,39 @@ def test_top_level_imports_form_no_circle() -> None:
     assert not cycles, cycles[:3]
 
 
-def test_only_a_games_own_pages_import_its_pages() -> None:
-    """The app reaches a game's pages through its face's declarations (``Look``), never by
-    importing them: so the app lists whatever games the registry holds."""
+def test_only_the_app_s_list_of_games_imports_a_games_pages() -> None:
+    """The app's shared pages take a game's hooks as arguments: only the list of games'
+    pages (``trackkit.app.games``) and a game's own pages import them."""
     for module, path in MODULES.items():
-        imported = _imports(path, top_level_only=False)
-        for i in imported:
-            parts = i.split(".")
-            if len(parts) >= 4 and parts[:2] == ["trackkit", "games"] and parts[3] == "pages":
-                assert module.startswith(".".join(parts[:4])), f"{module} imports {i}"
+        for i in _imports(path, top_level_only=False):
+            game = _pages(i)
+            if game is not None:
+                allowed = module == "trackkit.app.games" or _pages(module) == game
+                assert allowed, f"{module} imports {i}"
+
+
+def _strings(tree: ast.AST) -> list[tuple[int, str]]:
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def test_outside_the_games_no_game_is_named_in_a_string() -> None:
+    """The shared layers, the command line and the app reach a game through the registry
+    or the ruleset they were given: no ``get_ruleset("yummell")``, no ``"snowtails"`` in the
+    code, no example (doctest) that imports a game's module."""
+    named = []
+    for module, path in MODULES.items():
+        if _under(module, "trackkit.games"):
+            continue
+        for line, text in _strings(ast.parse(path.read_text("utf-8"))):
+            doctest = [row for row in text.splitlines() if row.lstrip().startswith(">>>")]
+            if text in _GAMES or any(
+                f'"{game}"' in row or f"trackkit.games.{game}" in row
+                for row in doctest
+                for game in _GAMES
+            ):
+                named.append(f"{module}:{line}")
+    assert named == []

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit.board.tiles import TileSet
-from trackkit.board.track import Placement, Track
 from trackkit.games import load_tileset
-from trackkit.games.yummell.building import next_placements
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.check import next_placements
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
 from trackkit.validate import validate
 
 FIRST_RUN = load_preset("first-run")

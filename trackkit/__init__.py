@@ -3,16 +3,16 @@ Mush! Mush! Snow Tails 2), each game a folder behind one interface (:mod:`trackk
 
 Data flows one way: tile files → tracks → the square graph → validation (→ races).
 A game's own functions live in its folder (Yummell's building rule:
-:mod:`trackkit.games.yummell.building`).
+:mod:`trackkit.games.yummell.core.check`).
 """
 
-from trackkit.board.graph import TrackGraph, compose
 from trackkit.board.problems import Problem
-from trackkit.board.tiles import Tile, TileSet
-from trackkit.board.track import Placement, Track, save_track
 from trackkit.errors import TileFileError, TrackFileError, TrackkitError
 from trackkit.games import get_ruleset, load_tileset, rulesets
 from trackkit.games.base import load_preset, load_track, parse_track_toml
+from trackkit.games.tilekit.graph import TrackGraph, compose
+from trackkit.games.tilekit.tiles import Tile, TileSet
+from trackkit.games.tilekit.track import Placement, Track, save_track
 from trackkit.validate import Report, validate
 
 __all__ = [

@@ -4,17 +4,18 @@ Every problem found is reported, not just the first, each with a stable code:
 
 A tile game's tracks (Yummell) are checked in two parts:
 
-structure (:mod:`trackkit.board.structure`)
+structure (:mod:`trackkit.games.tilekit.structure`)
     ``empty``, ``unknown-tile``, ``bad-rotation``, ``duplicate-tile``, ``overlap``,
     ``missing-start``, ``start-not-first``, ``missing-finish``, ``finish-not-last``,
     ``not-adjacent``, ``junction-mismatch``, ``disconnected``, ``unreachable``
-the game's rules (Yummell: :mod:`trackkit.games.yummell.building`)
+the game's rules (Yummell: :mod:`trackkit.games.yummell.core.check`)
     ``tile-count``, ``no-space-for-next``, ``dead-end``
 
-A Snow Tails track by its own validator (:mod:`trackkit.games.snowtails.validation`),
+A Snow Tails track by its own validator (:mod:`trackkit.games.snowtails.core.check`),
 which also gives the rulebook's guidelines as warnings that leave the track legal.
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games import get_ruleset
+>>> load_preset = get_ruleset().load_preset  # the first game's (Yummell's)
 >>> validate(load_preset("first-run"), players=2).ok
 False
 >>> validate(load_preset("first-run")).ok
@@ -26,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trackkit.board.tiles import TileSet
-from trackkit.board.track import DEFAULT_GAME
 from trackkit.games import get_ruleset
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.tilekit.track import DEFAULT_GAME
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from pathlib import Path
 from conftest import PLOT_DRAWN, click_chart, press, settle
 from playwright.sync_api import Page, expect
 
-from trackkit.board.track import Placement, Track
 from trackkit.games import load_tileset
-from trackkit.games.yummell.editing import decode_track, encode_track, next_tiles
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.editing import decode_track, encode_track, next_tiles
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]

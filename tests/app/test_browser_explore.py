@@ -17,12 +17,12 @@ from conftest import PLOT_DRAWN, click_chart, settle
 from playwright.sync_api import Page, expect
 
 from trackkit.app.explore_page import TITLES
-from trackkit.board.track import Track
 from trackkit.explore.profile import ProfileSettings, profile_options, profile_track
 from trackkit.explore.sweep import Cluster, dask_client, read_sweep, run_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.yummell.editing import encode_track
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import encode_track
 
 
 def _small_sweep(tmp_path: Path) -> tuple[Path, Any, Any]:

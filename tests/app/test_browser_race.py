@@ -12,9 +12,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from trackkit.board.track import Track
-from trackkit.games.yummell.editing import encode_track
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import encode_track
+from trackkit.games.yummell.core.presets import load_preset
 
 MY_TRACK = Track("My forest loop", load_preset("forest-run").placements)
 

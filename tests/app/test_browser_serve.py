@@ -20,9 +20,9 @@ from playwright.sync_api import Page, expect
 
 from trackkit.explore.profile import reference_tracks
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.editing import encode_track
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import race_board
+from trackkit.games.yummell.core.course import race_board
+from trackkit.games.yummell.core.editing import encode_track
+from trackkit.games.yummell.core.presets import load_preset
 
 LIMIT = 100_000_000  # race steps per run on the test's servers (the app's default: 200 M)
 SNOW_PRESET = Path(__file__).resolve().parents[2] / "trackkit/games/snowtails/tracks"

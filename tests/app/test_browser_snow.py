@@ -10,11 +10,11 @@ from conftest import click_chart, press, settle
 from playwright.sync_api import Page, expect
 
 from trackkit.board.links import pack_link
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.layout import lay_out
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.scene import course_scene
-from trackkit.games.snowtails.track import Address
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.layout import lay_out
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.scene import course_scene
+from trackkit.games.snowtails.core.track import Address
 
 
 def _click_space(page: Page, address: Address) -> None:

@@ -9,9 +9,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import trackkit.games.yummell.face.compare as compare
-from trackkit.board.track import Track
-from trackkit.games.yummell.editing import Design, encode_track
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import Design, encode_track
+from trackkit.games.yummell.core.presets import load_preset
 
 TIMEOUT = 900  # the first comparison may wait minutes for the engine to compile
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from trackkit.app.sheet import LABEL, PROFILES
-from trackkit.games.snowtails.editing import EditHistory
-from trackkit.games.snowtails.presets import load_preset as load_snow
-from trackkit.games.yummell.editing import encode_track
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.snowtails.core.editing import EditHistory
+from trackkit.games.snowtails.core.presets import load_preset as load_snow
+from trackkit.games.yummell.core.editing import encode_track
+from trackkit.games.yummell.core.presets import load_preset
 
 TIMEOUT = 240  # the first race on a machine compiles its engine
 # one session, two pages: the page the session says, as st.navigation switches them

@@ -10,10 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
-from trackkit.games.snowtails.editing import EditHistory
-from trackkit.games.snowtails.track import parse_track_toml as parse_snow_toml
-from trackkit.games.yummell.editing import encode_track
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.snowtails.core.editing import EditHistory
+from trackkit.games.snowtails.core.track import parse_track_toml as parse_snow_toml
+from trackkit.games.yummell.core.editing import encode_track
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.limits import PLOT_POINTS
 
 TIMEOUT = 120

@@ -15,7 +15,6 @@ from streamlit.testing.v1 import AppTest
 from trackkit import limits
 from trackkit.app.explore_page import TITLES, design_row
 from trackkit.app.fairness import figure_text
-from trackkit.board.track import Track
 from trackkit.explore.profile import (
     PROFILE_RACES,
     ProfileSettings,
@@ -24,8 +23,9 @@ from trackkit.explore.profile import (
 )
 from trackkit.explore.sweep import Cluster, read_manifest, read_sweep, run_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.editing import Design
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import Design
+from trackkit.games.yummell.core.presets import load_preset
 
 TIMEOUT = 240
 

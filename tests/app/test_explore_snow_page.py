@@ -18,7 +18,7 @@ from trackkit.app.small_sweep import small_sweep_folder
 from trackkit.explore.profile import ProfileSettings, profile_options, profile_track
 from trackkit.explore.sweep import Cluster, dask_client, read_manifest, read_sweep, run_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.snowtails.presets import load_preset
+from trackkit.games.snowtails.core.presets import load_preset
 from trackkit.render import picture_figure
 
 TIMEOUT = 240

@@ -9,10 +9,10 @@ from urllib.parse import parse_qs
 from streamlit.testing.v1 import AppTest
 
 from trackkit.app.home_page import game_entries
-from trackkit.board.track import Placement, Track
 from trackkit.games.base import KNOWN
-from trackkit.games.yummell.editing import Design, encode_track
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.editing import Design, encode_track
+from trackkit.games.yummell.core.presets import load_preset
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
@@ -131,7 +131,7 @@ def test_why_the_finish_cannot_go_next_is_said_before_the_click() -> None:
 
 def test_redo_works_after_the_browsers_back_and_forward(monkeypatch) -> None:
     from trackkit.app import common
-    from trackkit.games.yummell.pages.state import stepped
+    from trackkit.app.games.yummell.state import stepped
 
     at = page("design").run()
     for _ in range(3):

@@ -9,11 +9,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
-from trackkit.board.track import Track
-from trackkit.games.yummell.editing import Design, encode_track
-from trackkit.games.yummell.pages import choices
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.warmup import Warmup
+from trackkit.app.games.yummell import choices
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import Design, encode_track
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.warmup import Warmup
 
 TIMEOUT = 900  # the first race of a run may wait minutes for the engine to compile
 
@@ -150,7 +150,7 @@ def test_the_verdict_opens_the_results_and_the_characters_face_an_average_track(
 
 def test_the_start_paths_offered_are_the_engines_each_in_words() -> None:
     from trackkit.games.face import get_face
-    from trackkit.games.yummell.options import START_PATHS
+    from trackkit.games.yummell.core.options import START_PATHS
 
     (start_paths,) = (a for a in get_face("yummell").options if a.name == "start_paths")
     assert set(start_paths.offered) == set(START_PATHS)
@@ -274,7 +274,7 @@ def test_figures_over_the_app_plot_limit_are_refused_and_the_page_goes_on(
 
 
 def test_the_start_paths_table_counts_racers_not_races() -> None:
-    from trackkit.games.yummell.pages.race import _table
+    from trackkit.app.games.yummell.race import _table
 
     # 5,000 races of 4: several racers of a race may start on one path
     path = {"name": "A", "share": 0.34, "entries": 6_810, "win_rate": 0.3, "mean_placing": 2.4}

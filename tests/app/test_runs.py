@@ -25,9 +25,9 @@ from trackkit.app.runs import (
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import MAX_PROFILE_RACES, reference_tracks
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import race_board
+from trackkit.games.yummell.core.course import race_board
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.limits import CostLimitError
 
 WAIT = 10.0  # seconds a test waits for a thread at most

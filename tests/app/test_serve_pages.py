@@ -18,9 +18,9 @@ from trackkit.app.runs import HeavyRuns, Progress
 from trackkit.explore.profile import MAX_PROFILE_RACES, reference_tracks
 from trackkit.explore.sweep import read_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.snowtails.editing import EditHistory
-from trackkit.games.snowtails.presets import load_preset as snow_preset
-from trackkit.games.yummell.setup import race_board
+from trackkit.games.snowtails.core.editing import EditHistory
+from trackkit.games.snowtails.core.presets import load_preset as snow_preset
+from trackkit.games.yummell.core.course import race_board
 
 TIMEOUT = 600
 COST = limits.SIMULATION_COST
@@ -56,13 +56,14 @@ def server(monkeypatch: pytest.MonkeyPatch) -> HeavyRuns:
 
 def race_page() -> AppTest:
     return AppTest.from_string(
-        "from trackkit.app.race_page import page\npage('yummell')\n", default_timeout=TIMEOUT
+        "from trackkit.app.home_page import page_function\npage_function('race')()\n",
+        default_timeout=TIMEOUT,
     )
 
 
 def snow_race_page() -> AppTest:
     at = AppTest.from_string(
-        "from trackkit.app.race_page import page\npage('snowtails')\n",
+        "from trackkit.app.home_page import page_function\npage_function('snow-race')()\n",
         default_timeout=TIMEOUT,
     )
     at.session_state.snow_history = EditHistory.of(snow_preset("chicane"))

@@ -11,10 +11,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit import limits
-from trackkit.games.snowtails.editing import EditHistory
-from trackkit.games.snowtails.pages.design import counted
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.track import Address
+from trackkit.app.games.snowtails.design import counted
+from trackkit.games.snowtails.core.editing import EditHistory
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.track import Address
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 240  # the first Snow Tails race on a machine compiles its engine
@@ -183,8 +183,8 @@ def test_a_problem_names_the_tree_as_a_player_does_and_the_board_rings_its_space
 
 def test_compare_draws_one_bar_per_track_even_when_two_share_a_name() -> None:
     from trackkit.app.compare_page import YOURS, length_figure
+    from trackkit.games.snowtails.core.options import RaceOptions
     from trackkit.games.snowtails.face.texts import compare_tracks
-    from trackkit.games.snowtails.options import RaceOptions
 
     oval = load_preset("husky-oval")
     twin = dataclasses.replace(oval, name="Husky oval")  # a design left with the preset's name
@@ -236,7 +236,7 @@ def test_the_design_is_named_and_undo_takes_the_name_back() -> None:
 
 @pytest.mark.slow  # 1.6 s with the engines compiled (the quick loop's budget)
 def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> None:
-    from trackkit.games.snowtails.pages import common
+    from trackkit.app.games.snowtails import common
 
     monkeypatch.setattr(common, "_browser", lambda: "browser-a")
     at = page("snow-design").run()
@@ -262,7 +262,7 @@ def test_a_reload_keeps_the_undo_history_of_this_browser_only(monkeypatch) -> No
 @pytest.mark.slow  # 1.1 s with the engines compiled (the quick loop's budget)
 def test_snowtails_redo_works_after_the_browsers_back_and_forward(monkeypatch) -> None:
     from trackkit.app import common as app_common
-    from trackkit.games.snowtails.pages import common
+    from trackkit.app.games.snowtails import common
 
     at = page("snow-design").run()
     _use_tool(at, "tree", "back", 3, 6)
@@ -279,7 +279,7 @@ def test_snowtails_redo_works_after_the_browsers_back_and_forward(monkeypatch) -
 
 
 def test_the_browser_is_told_by_its_token_whatever_mask_its_cookie_has() -> None:
-    from trackkit.games.snowtails.pages.common import _unmasked
+    from trackkit.app.games.snowtails.common import _unmasked
 
     token = bytes.fromhex("f80aa4ba8d42813db28f5862f008c3b6")
 
@@ -332,8 +332,8 @@ def test_a_board_over_the_apps_limit_from_a_link_is_refused_in_one_line_on_every
 
 
 def test_an_uploaded_board_over_the_apps_limit_is_refused_in_one_line(monkeypatch) -> None:
+    from trackkit.app.games.snowtails import common
     from trackkit.games.base import parse_game_track_toml
-    from trackkit.games.snowtails.pages import common
 
     limits.serve_app_limits(True)
     wide = parse_game_track_toml(_wide_board(), source="wide.toml", game="snowtails")

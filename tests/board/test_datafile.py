@@ -25,8 +25,6 @@ from trackkit.board.datafile import (
     validated,
     write_text,
 )
-from trackkit.board.tiles import TileSet, bundled_tiles_folder
-from trackkit.board.track import Track, load_track, parse_track_toml
 from trackkit.errors import (
     ContentFileError,
     LocatedError,
@@ -36,7 +34,9 @@ from trackkit.errors import (
     shown,
 )
 from trackkit.games import load_tileset
-from trackkit.games.yummell.content import Content, load_content
+from trackkit.games.tilekit.tiles import TileSet, bundled_tiles_folder
+from trackkit.games.tilekit.track import Track, load_track, parse_track_toml
+from trackkit.games.yummell.core.content import Content, load_content
 
 CONTENT = Path(__file__).resolve().parents[2] / "trackkit" / "games" / "yummell" / "data"
 PRESETS = Path(__file__).resolve().parents[2] / "trackkit" / "games" / "yummell" / "tracks"

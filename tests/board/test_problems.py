@@ -20,8 +20,8 @@ def test_a_whole_track_problem_starts_with_a_capital_and_keeps_its_own_stop() ->
 
 
 def test_problems_name_start_paths_by_their_letter_not_by_square_ids() -> None:
-    from trackkit.board.track import Placement, Track
     from trackkit.games import load_tileset
+    from trackkit.games.tilekit.track import Placement, Track
     from trackkit.validate import validate
 
     broken = Track("b", (Placement(1, 0, 0), Placement(7, 0, -1), Placement(2, 0, -2)))

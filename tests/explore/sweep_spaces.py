@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from trackkit.board.tiles import TileSet, tileset_fingerprint
-from trackkit.board.track import Track
 from trackkit.games import load_tileset
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.space import placements_text
+from trackkit.games.tilekit.tiles import TileSet, tileset_fingerprint
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.core.space import placements_text
 
 
 class PresetSpace:

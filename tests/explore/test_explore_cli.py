@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from sweep_spaces import PresetSpace
 
-from trackkit.board.track import load_track
 from trackkit.explore import sweep
 from trackkit.explore.profile import ProfileSettings
+from trackkit.games.tilekit.track import load_track
 
 pytestmark = pytest.mark.slow  # sweeps start Dask clusters: seconds a test
 
@@ -169,7 +169,7 @@ def test_a_sample_of_snow_tails_designs_swept_found_and_exported(cli: Cli, tmp_p
     """Snow Tails' design space: swept by a sample, queried, exported as board files that
     read back as the designs their rows name."""
     from trackkit.games.base import load_track as load_any_track
-    from trackkit.games.snowtails.space import SnowTrackSpace
+    from trackkit.games.snowtails.core.space import SnowTrackSpace
 
     folder = tmp_path / "snow"
     code, out, err = cli(

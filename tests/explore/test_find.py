@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from sweep_spaces import PresetSpace
 
-from trackkit.board.track import load_track
 from trackkit.errors import TrackkitError
 from trackkit.explore.find import (
     Range,
@@ -21,6 +20,7 @@ from trackkit.explore.find import (
 )
 from trackkit.explore.profile import ProfileSettings
 from trackkit.explore.sweep import Cluster, read_sweep, run_sweep
+from trackkit.games.tilekit.track import load_track
 
 
 @pytest.fixture(scope="module")

@@ -25,10 +25,10 @@ from trackkit.explore.profile import (
     wilson,
 )
 from trackkit.games import get_ruleset
-from trackkit.games.snowtails.presets import load_preset as load_snow_track
-from trackkit.games.yummell.exact import exact_solo
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.snowtails.core.presets import load_preset as load_snow_track
+from trackkit.games.yummell.core.exact import exact_solo
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.sim.montecarlo import simulate
 
 
@@ -162,7 +162,7 @@ def test_a_game_that_does_not_say_what_a_profile_measures_is_refused_by_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from tests.games.toy import registered
-    from tests.games.toy.ruleset import Toy
+    from tests.games.toy.core.ruleset import Toy
 
     monkeypatch.setattr(Toy, "profile_spec", None)  # the toy, had it no profile
     with registered():
@@ -234,7 +234,7 @@ def test_what_does_not_apply_to_snow_tails_is_absent_and_says_why(husky) -> None
 
 
 def test_a_snow_tails_profile_comes_from_its_races_and_the_presets(husky) -> None:
-    from trackkit.games.snowtails.options import RaceOptions as SnowOptions
+    from trackkit.games.snowtails.core.options import RaceOptions as SnowOptions
 
     ruleset = get_ruleset("snowtails")
     options = SnowOptions(players=5)

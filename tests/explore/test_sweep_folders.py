@@ -31,7 +31,6 @@ from sweep_spaces import PresetSpace
 
 from tests.timeouts import within
 from trackkit import limits
-from trackkit.board.track import load_track
 from trackkit.cli import main
 from trackkit.errors import TrackkitError
 from trackkit.explore.find import TrackQuery, export_tracks, find_tracks
@@ -46,6 +45,7 @@ from trackkit.explore.sweep import (
     read_sweep,
     run_sweep,
 )
+from trackkit.games.tilekit.track import load_track
 from trackkit.limits import CostLimitError
 
 pytestmark = pytest.mark.slow  # a real sweep to tamper, and hypothesis over it: seconds a test

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import trackkit.board.graph as graph
-import trackkit.games.snowtails.geometry as geometry
+import trackkit.games.snowtails.core.course as geometry
+import trackkit.games.tilekit.graph as graph
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset
 from trackkit.games.base import Ready, ready

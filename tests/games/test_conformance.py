@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.games.toy import registered
-from tests.games.toy.ruleset import RULESET as TOY
+from tests.games.toy.core.ruleset import RULESET as TOY
 from trackkit.board.datafile import output_path
 from trackkit.errors import LocatedError
 from trackkit.games import all_rulesets, get_ruleset, load_tileset, rulesets, tileset_of

@@ -14,14 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trackkit import limits
-from trackkit.board.track import MAX_COORDINATE, Placement, Track, parse_track_toml
-from trackkit.games.snowtails import presets as snow_presets
-from trackkit.games.snowtails.track import SnowTrack
-from trackkit.games.snowtails.track import parse_track_toml as parse_snow_toml
-from trackkit.games.snowtails.validation import validate_track
-from trackkit.games.yummell import presets as yummell_presets
-from trackkit.games.yummell.editing import decode_track
-from trackkit.games.yummell.pages.design import _clickable_cells
+from trackkit.app.games.yummell.design import _clickable_cells
+from trackkit.games.snowtails.core import presets as snow_presets
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.track import SnowTrack
+from trackkit.games.snowtails.core.track import parse_track_toml as parse_snow_toml
+from trackkit.games.snowtails.face.lanes import lane_figure
+from trackkit.games.tilekit.track import MAX_COORDINATE, Placement, Track, parse_track_toml
+from trackkit.games.yummell.core import presets as yummell_presets
+from trackkit.games.yummell.core.editing import decode_track
 from trackkit.limits import CANVAS_PIXELS, PLOT_POINTS, CostLimitError
 from trackkit.render import (
     PNG_ZOOM,
@@ -33,7 +34,6 @@ from trackkit.render import (
     render_to_file,
     track_figure,
 )
-from trackkit.render.lanes import lane_figure
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import race_animation
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trackkit.board.track import Placement, Track
 from trackkit.games.shapes import Circle, Line, Polygon, Rectangle, Scene, Spot, Text
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.render import track_figure
 from trackkit.render.figure import figure_cost, scene_figure
 from trackkit.render.layout import build_scene

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.render.layout import build_scene
 from trackkit.render.overlays import heat_figure, pawn_figure, race_animation
 

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from trackkit.errors import ExistingFileError, TrackkitError
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.scene import TERRAIN_COLOURS
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.scene import TERRAIN_COLOURS
 from trackkit.render import render_to_file, track_png, track_svg
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

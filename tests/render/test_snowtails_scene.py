@@ -8,11 +8,11 @@ import pytest
 
 from trackkit.games import get_ruleset
 from trackkit.games.shapes import Circle, Polygon, Spot, Text
-from trackkit.games.snowtails.editing import edited
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.scene import BUILDING, START, course_scene
-from trackkit.games.snowtails.track import Address
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.editing import edited
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.core.scene import BUILDING, START, course_scene
+from trackkit.games.snowtails.core.track import Address
 
 
 @pytest.mark.parametrize("slug", PRESET_SLUGS)

@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from trackkit.board.track import Track
 from trackkit.games.shapes import Circle, Line, Polygon, Rectangle, Scene, Spot, Text
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.scene import TERRAIN_COLOURS, UNIT
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.core.scene import TERRAIN_COLOURS, UNIT
 from trackkit.render import track_svg
 from trackkit.render.layout import build_scene
 from trackkit.render.svg import canvas_size, scene_svg

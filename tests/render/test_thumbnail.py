@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from trackkit.games.yummell.scene import PALETTE_UNIT as UNIT
-from trackkit.games.yummell.scene import TERRAIN_COLOURS
-from trackkit.render.thumbnail import tile_thumbnail_svg
+from trackkit.games.yummell.core.scene import PALETTE_UNIT as UNIT
+from trackkit.games.yummell.core.scene import TERRAIN_COLOURS
+from trackkit.games.yummell.face.thumbnail import tile_thumbnail_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from trackkit.board.graph import compose
-from trackkit.board.track import Placement, Track
 from trackkit.games import get_ruleset, load_tileset
 from trackkit.games.shapes import Circle, Polygon, Rectangle, Scene, Spot, Text
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.scene import TERRAIN_COLOURS, finish_label, track_scene
+from trackkit.games.tilekit.graph import compose
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.core.scene import TERRAIN_COLOURS, finish_label, track_scene
 from trackkit.render.layout import square_name
 
 

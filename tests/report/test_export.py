@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from trackkit.board.track import Track
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.report.export import download_name, races_csv, track_slug
 from trackkit.sim import montecarlo
 from trackkit.sim.montecarlo import simulate

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from trackkit.board.track import load_track, parse_track
 from trackkit.errors import OutputFileError
 from trackkit.games import load_tileset
-from trackkit.games.yummell.space import TrackSpace
+from trackkit.games.tilekit.track import load_track, parse_track
+from trackkit.games.yummell.core.space import TrackSpace
 from trackkit.report.generate import (
     generate_lines,
     generate_text,

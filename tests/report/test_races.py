@@ -6,7 +6,10 @@ import re
 
 import pytest
 
-from trackkit.games.yummell.exact import ExactResult
+from trackkit.games.yummell.core.exact import ExactResult
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.record import record_race
 from trackkit.games.yummell.face.bench import (
     BenchResult,
     ExactTiming,
@@ -15,9 +18,6 @@ from trackkit.games.yummell.face.bench import (
     bench_text,
 )
 from trackkit.games.yummell.face.races import exact_text, race_text
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.record import record_race
 from trackkit.report.races import percent, simulate_text
 from trackkit.sim.montecarlo import SimulationResult, simulate
 

@@ -17,11 +17,11 @@ from pypdf import PdfReader
 
 from tests.conftest import Cli
 from trackkit import limits
+from trackkit.app.games.snowtails.common import SNOW_KEY
 from trackkit.board.links import MAX_LINK_TEXT, unpack_link
-from trackkit.games.snowtails.pages.common import SNOW_KEY
-from trackkit.games.snowtails.presets import load_preset as load_snow
-from trackkit.games.snowtails.track import Address
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.snowtails.core.presets import load_preset as load_snow
+from trackkit.games.snowtails.core.track import Address
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.report.sheet import (
     DEFAULT_APP,
     NOT_PROFILED,

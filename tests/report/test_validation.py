@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trackkit.board.track import Placement, Track, load_track
-from trackkit.games.yummell.building import DesignSpace, NextPlacement, next_placements
+from trackkit.games.tilekit.track import Placement, Track, load_track
+from trackkit.games.yummell.core.check import DesignSpace, NextPlacement, next_placements
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.games.yummell.face.building import (
     next_summary,
     next_text,
     space_summary,
     space_text,
 )
-from trackkit.games.yummell.presets import load_preset
 from trackkit.report.validation import validate_text
 from trackkit.validate import validate
 

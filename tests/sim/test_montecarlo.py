@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games.base import TrackCheck, get_ruleset, rulesets
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.limits import CostLimitError
 from trackkit.sim.montecarlo import (
     MAX_RACES,

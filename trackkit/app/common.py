@@ -25,10 +25,10 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from trackkit.board.links import MAX_UPLOAD_BYTES, uploaded_text
-from trackkit.board.tiles import TileSet
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
 from trackkit.games.base import get_ruleset, parse_game_track_toml
+from trackkit.games.tilekit.tiles import TileSet
 
 MAX_UPLOAD_MB = 1  # Streamlit counts upload limits in whole MB (.streamlit/config.toml)
 MAX_UPLOAD = MAX_UPLOAD_BYTES  # bytes: the same limit, checked again by the library

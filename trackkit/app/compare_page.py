@@ -23,7 +23,7 @@ from trackkit.app.choices import kept, players_slider
 from trackkit.app.robust_section import robust_section
 from trackkit.errors import TrackkitError
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import drawn_by, get_face, look_of
+from trackkit.games.face import get_face, look_of
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8
@@ -57,21 +57,16 @@ class CompareView:
     show: Callable[[list[Any], int], None] | None = None
 
 
-@cache
-def compare_view(game: str) -> CompareView:
-    """The hooks ``game`` adds to its Compare page (none: the page alone)."""
-    target = look_of(game).compare_view
-    return CompareView() if target is None else drawn_by(target)
-
-
 @st.cache_resource
 def _runs() -> dict[tuple[Any, ...], list[Any]]:
     return {}
 
 
-def page(game: str) -> None:
-    """The Compare page of ``game``."""
-    ruleset, view, look = get_ruleset(game), compare_view(game), look_of(game)
+def page(game: str, view: CompareView | None = None) -> None:
+    """The Compare page of ``game``, with the hooks ``view`` its pages add (none: the page
+    alone)."""
+    view = CompareView() if view is None else view
+    ruleset, look = get_ruleset(game), look_of(game)
     key = f"{look.address}compare"
     st.title(view.title or f"Compare {ruleset.title} tracks")
     if view.caption:

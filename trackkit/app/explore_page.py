@@ -46,7 +46,6 @@ from trackkit.app.runs import (
     session_id,
 )
 from trackkit.app.small_sweep import offer_small_sweep, page_players, small_sweep_players
-from trackkit.board.track import Track
 from trackkit.errors import PROBLEM_LIMIT, LocatedError, TrackkitError
 from trackkit.errors import shown as escaped
 from trackkit.explore.fairness import reference_words
@@ -55,6 +54,7 @@ from trackkit.explore.profile import TrackProfile, profile_options, profile_trac
 from trackkit.explore.sweep import SweepPlan, read_manifest, read_sweep
 from trackkit.games import get_ruleset
 from trackkit.games.face import look_of
+from trackkit.games.tilekit.track import Track
 from trackkit.render import picture_figure
 from trackkit.report.orderings import row_tie_groups
 from trackkit.report.verdict import verdict

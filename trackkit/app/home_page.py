@@ -1,5 +1,5 @@
 """The opening page and the navigation: the opening page and the glossary, then each game
-of the registry under its name, with its own pages (as its face declares them) and the
+of the registry under its name, with its own pages (:mod:`trackkit.app.games`) and the
 shared ones (Race and Compare for every game; Explore for a game with a space of legal
 tracks; Tune for a game whose content can be tuned)."""
 
@@ -12,9 +12,10 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from trackkit.app import common, compare_page, explore_page, glossary, race_page, tune_page
+from trackkit.app.games import pages_of
 from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
-from trackkit.games.face import Look, drawn_by, look_of
+from trackkit.games.face import Look, look_of
 
 DEFAULT_GAME = next(iter(KNOWN))
 
@@ -37,18 +38,18 @@ def game_entries(game: str) -> list[Entry]:
     """``game``'s pages in the navigation: its first own page (the editor), Race, Compare,
     the rest of its own, Explore when it has a space of legal tracks, Tune when its
     content can be tuned, then those declared ``last``."""
-    look = look_of(game)
-    own = [(Entry(drawn_by(p.draw), p.title, p.icon, p.path), p.last) for p in look.pages]
+    look, added = look_of(game), pages_of(game)
+    own = [(Entry(p.draw, p.title, p.icon, p.path), p.last) for p in added.pages]
     firsts = [entry for entry, last in own if not last]
     lasts = [entry for entry, last in own if last]
     race = Entry(
-        partial(race_page.page, game),
+        partial(race_page.page, game, added.race_view),
         _titled(look, "Race"),
         ":material/casino:",
         f"{look.address}race",
     )
     compare = Entry(
-        partial(compare_page.page, game),
+        partial(compare_page.page, game, added.compare_view),
         _titled(look, "Compare"),
         ":material/leaderboard:",
         f"{look.address}compare",

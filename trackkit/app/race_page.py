@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, NamedTuple
 
 import plotly.graph_objects as go
@@ -40,7 +39,7 @@ from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_words
 from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, drawn_by, get_face, look_of
+from trackkit.games.face import Argument, get_face, look_of
 from trackkit.report.export import download_name, races_csv
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
@@ -90,27 +89,22 @@ class RaceView:
     replay: Callable[[Any, Any], None] | None = None
 
 
-@cache
-def race_view(game: str) -> RaceView:
-    """The hooks ``game`` adds to its Race page (none: the page alone)."""
-    target = look_of(game).race_view
-    return RaceView() if target is None else drawn_by(target)
-
-
 @st.cache_resource
 def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, Any, Any]]:
     """Finished runs, keyed on the game, the track's content, the choices and the seed."""
     return {}
 
 
-def page(game: str) -> None:
-    """The Race page of ``game``."""
-    ruleset, face, view = get_ruleset(game), get_face(game), race_view(game)
+def page(game: str, view: RaceView | None = None) -> None:
+    """The Race page of ``game``, with the hooks ``view`` its pages add (none: the page
+    alone)."""
+    view = RaceView() if view is None else view
+    ruleset, face = get_ruleset(game), get_face(game)
     st.title(view.title or f"Race a {ruleset.title} track")
     key = f"{look_of(game).address}race"
     track = (view.choose_track or _preset_or_upload(game))(key)
     content = ruleset.load_content()
-    choices = _choices(game, track, content)
+    choices = _choices(game, view, track, content)
     if track is None:
         return
     if view.before is not None:
@@ -163,7 +157,7 @@ def _preset_or_upload(game: str) -> Callable[[str], Any]:
     return choose
 
 
-def _choices(game: str, track: Any, content: Any) -> RaceChoices:
+def _choices(game: str, view: RaceView, track: Any, content: Any) -> RaceChoices:
     """The page's widgets, each kept across pages, and what they hold."""
     face = get_face(game)
     look = look_of(game)
@@ -174,7 +168,7 @@ def _choices(game: str, track: Any, content: Any) -> RaceChoices:
         (argument.name, _widget(argument, f"{look.address}race", (left, right), players, content))
         for argument in face.options
     )
-    most = MAX_RACES if track is None else _most(game, track, players, policies, chosen)
+    most = MAX_RACES if track is None else _most(game, view, track, players, policies, chosen)
     races_key = f"{look.address}race-races"
     keep_within(most, races_key, f"kept:{races_key}")
     races = kept(
@@ -212,10 +206,15 @@ def _policies(game: str, players: int, column: Any) -> tuple[str, ...]:
 
 
 def _most(
-    game: str, track: Any, players: int, policies: tuple[str, ...], chosen: Sequence[Any]
+    game: str,
+    view: RaceView,
+    track: Any,
+    players: int,
+    policies: tuple[str, ...],
+    chosen: Sequence[Any],
 ) -> int:
     """The most races one run may have on ``track`` with these choices (the app's limit)."""
-    face, view = get_face(game), race_view(game)
+    face = get_face(game)
     try:
         options = face.race_options(players, policies, None, dict(chosen))
     except TrackkitError:  # said when the races are asked for

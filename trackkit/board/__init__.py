@@ -1,2 +1,2 @@
-"""What every tile-and-track race game shares: the table grid, tiles, tracks and their
-files, the composed square graph, structural checks and the one reader of data files."""
+"""What every game shares below its rules: the one reader of data files (located errors),
+the links that share a track, and the problem type a validator reports."""

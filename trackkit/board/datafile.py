@@ -40,6 +40,9 @@ from trackkit.errors import ExistingFileError, LocatedError, OutputFileError
 # Far more than any tile, track or content file needs (the bundled deck is 12 kB); keeps a
 # wrong file (a video called deck.toml) from being read into memory.
 MAX_FILE_BYTES = 1_000_000
+MAX_PATH = 4096  # the longest path Linux accepts
+# What a game's name may be (in a track, tile-set or sweep file).
+GAME_NAME = r"^[a-z][a-z0-9-]{0,39}$"
 
 Model = TypeVar("Model", bound=BaseModel)
 PathLike = str | os.PathLike[str]

@@ -66,8 +66,8 @@ def reference_tracks(ruleset: Any, players: int) -> tuple[Any, ...]:
 def reference_words(ruleset: Any, players: int) -> str:
     """What the average track of ``players`` is, in words (a caption's).
 
-    >>> from trackkit.games import get_ruleset
-    >>> reference_words(get_ruleset("snowtails"), 5)
+    >>> from trackkit.games import all_rulesets
+    >>> reference_words(all_rulesets()[-1], 5)  # Snow Tails
     'the 4 preset tracks of Mush! Mush! Snow Tails 2'
     """
     if _drawn_from_space(ruleset, players):

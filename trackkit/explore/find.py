@@ -140,7 +140,7 @@ def figure_key(name: str, valid: list[str]) -> str:
 def row_design(value: Any, plan: SweepPlan, folder: str | Path, rank: Any) -> Any:
     """A row's ``placements`` cell (the design, as the game's space wrote it) checked by
     the game's ``design_codec`` (Yummell: a list of at most
-    :data:`~trackkit.board.track.MAX_PLACEMENTS` placements of whole numbers in range;
+    :data:`~trackkit.games.tilekit.track.MAX_PLACEMENTS` placements of whole numbers in range;
     Snow Tails: a design key); a :class:`SweepFolderError` naming the row otherwise."""
     from trackkit.games import get_ruleset  # the registry, not a game
 

@@ -56,7 +56,8 @@ profile's seed). Every estimate lies inside its interval.
 interval's half-width (``start_balance``'s for a game without characters) is at most
 ``precision`` or ``max_races`` are run; the profile says how many races it used.
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games import get_ruleset
+>>> load_preset = get_ruleset().load_preset  # the first game's (Yummell's)
 >>> settings = ProfileSettings(races=500, seed=1)
 >>> profile = profile_track(load_preset("first-run"), settings, players=3)
 >>> 0 <= profile["balance_low"] <= profile["balance"] <= profile["balance_high"] <= 1

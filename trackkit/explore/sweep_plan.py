@@ -25,8 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from trackkit.board.datafile import first_problem
-from trackkit.board.track import GAME_NAME, MAX_PATH
+from trackkit.board.datafile import GAME_NAME, MAX_PATH, first_problem
 from trackkit.errors import LocatedError, TrackkitError, shown
 from trackkit.explore.profile import REFERENCE_TRACKS, ProfileSettings
 from trackkit.limits import SWEEP_RACES

@@ -73,20 +73,21 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_ch
 import numpy as np
 from pydantic import BaseModel
 
-from trackkit.board.datafile import parse_toml, read_toml
-from trackkit.board.tiles import TileSet, read_tileset
-from trackkit.board.track import DEFAULT_GAME, GAME_NAME, Track
+from trackkit.board.datafile import GAME_NAME, parse_toml, read_toml
 from trackkit.errors import TrackFileError, TrackkitError, shown
+from trackkit.games.tilekit.tiles import TileSet, read_tileset
+from trackkit.games.tilekit.track import DEFAULT_GAME, Track
 
 if TYPE_CHECKING:
-    from trackkit.board.graph import TrackGraph
     from trackkit.board.problems import Problem
+    from trackkit.games.tilekit.graph import TrackGraph
 
-# Every game trackkit ships: its name and the module holding its ``RULESET``. A game is
-# imported only when it is first asked for, so listing games costs nothing.
+# Every game trackkit ships: its name and its package, laid out as every game is
+# (docs/contributing.md): its ``RULESET`` in ``core.ruleset``, its ``FACE`` in ``face``. A
+# game is imported only when it is first asked for, so listing games costs nothing.
 KNOWN: dict[str, str] = {
-    "yummell": "trackkit.games.yummell.ruleset",
-    "snowtails": "trackkit.games.snowtails.ruleset",
+    "yummell": "trackkit.games.yummell",
+    "snowtails": "trackkit.games.snowtails",
 }
 
 
@@ -428,9 +429,10 @@ def get_ruleset(name: str | None = None) -> Ruleset:
             f"there is no game called {shown(name)!r}; trackkit knows {', '.join(KNOWN)}"
         )
     if name not in _LOADED:
-        ruleset = import_module(KNOWN[name]).RULESET
+        module = f"{KNOWN[name]}.core.ruleset"
+        ruleset = import_module(module).RULESET
         if not isinstance(ruleset, Ruleset):
-            raise TypeError(f"{KNOWN[name]}.RULESET does not implement the Ruleset protocol")
+            raise TypeError(f"{module}.RULESET does not implement the Ruleset protocol")
         _LOADED[name] = ruleset
     return _LOADED[name]
 
@@ -470,7 +472,7 @@ def tileset_of(track: Track) -> TileSet:
 
 
 def is_tile_track(track: Any) -> bool:
-    """Whether ``track`` is made of tiles (a :class:`~trackkit.board.track.Track`)."""
+    """Whether ``track`` is made of tiles (a :class:`~trackkit.games.tilekit.track.Track`)."""
     return isinstance(track, Track)
 
 

@@ -96,21 +96,6 @@ class Argument:
         return f"--{dashed}"
 
 
-@dataclass(frozen=True)
-class Page:
-    """A page of a game's own in the app (its track editor, a gallery): its ``title`` in
-    the navigation, an ``icon`` (``:material/NAME:``), its address ``path``, and ``draw``,
-    ``"module:function"`` that draws it. The module belongs to the game's ``pages``
-    package, which may use the app's shared widgets; the app imports it only through this
-    declaration. A ``last`` page comes after the shared pages (a gallery, a reference)."""
-
-    title: str
-    icon: str
-    path: str
-    draw: str
-    last: bool = False
-
-
 class Step(NamedTuple):
     """One step of a game's tour on the start page: the page at ``path`` (its address
     after the game's own beginning), under ``heading``, what it does, and the link's
@@ -132,11 +117,9 @@ class Look:
     the titles of its shared pages (``Snow Tails race``; empty: ``Race``); ``racers``: what
     its racers are called (Players, Sleds), ``players_help`` what their count decides;
     ``policy_help``: what each policy assumes of players;
-    ``pages``: its own pages, around the shared Race and Compare; ``race_view`` and
-    ``compare_view``: ``"module:NAME"`` of the hooks its Race and Compare pages add (a
-    ``trackkit.app.race_page.RaceView``, a ``trackkit.app.compare_page.CompareView``, in
-    its ``pages`` package); ``summary``: what it is, for the start page, ``caveat``:
-    what of it is reconstructed, and ``steps``: the start page's tour of its pages.
+    ``summary``: what it is, for the start page, ``caveat``: what of it is reconstructed,
+    and ``steps``: the start page's tour of its pages (the pages themselves are the app's:
+    :mod:`trackkit.app.game_pages`).
     """
 
     address: str = ""
@@ -144,9 +127,6 @@ class Look:
     racers: str = "Players"
     players_help: str = ""
     policy_help: str = ""
-    pages: tuple[Page, ...] = ()
-    race_view: str | None = None
-    compare_view: str | None = None
     summary: str = ""
     caveat: str = ""
     steps: tuple[Step, ...] = ()
@@ -253,18 +233,12 @@ def look_of(game: str | None = None) -> Look:
     return Look(address=f"{ruleset.name}-", name=ruleset.title)
 
 
-def drawn_by(target: str) -> Any:
-    """The object that ``"module:name"`` names (a page's drawing function, a view)."""
-    module, _, name = target.partition(":")
-    return getattr(import_module(module), name)
-
-
 def get_face(game: str | None = None) -> Face:
-    """The face of ``game`` (None: the default game): the ``FACE`` of the ``face`` package
-    beside its ruleset's module."""
+    """The face of ``game`` (None: the default game): the ``FACE`` of its package's
+    ``face``."""
     ruleset = get_ruleset(game)
     if ruleset.name not in _FACES:
-        package = KNOWN[ruleset.name].rsplit(".", 1)[0]
+        package = KNOWN[ruleset.name]
         face = import_module(f"{package}.face").FACE
         if not isinstance(face, Face):
             raise TypeError(f"{package}.face.FACE does not implement the Face protocol")

@@ -2,7 +2,8 @@
 :mod:`trackkit.games.shapes`), by one renderer: an SVG or PNG picture
 (:mod:`trackkit.render.svg`), or an interactive figure (:mod:`trackkit.render.figure`).
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games import get_ruleset
+>>> load_preset = get_ruleset().load_preset  # the first game's (Yummell's)
 >>> svg = track_svg(load_preset("first-run"))
 >>> svg.startswith("<?xml")
 True
@@ -17,8 +18,8 @@ from typing import Any
 import plotly.graph_objects as go
 
 from trackkit.board.datafile import output_path
-from trackkit.board.tiles import TileSet
 from trackkit.errors import TrackkitError, shown
+from trackkit.games.tilekit.tiles import TileSet
 from trackkit.limits import CANVAS_PIXELS
 from trackkit.render.figure import scene_figure
 from trackkit.render.layout import build_scene

@@ -1,6 +1,7 @@
 """The scene of a track of any game, as its game draws it (:mod:`trackkit.games.shapes`).
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games import get_ruleset
+>>> load_preset = get_ruleset().load_preset  # the first game's (Yummell's)
 >>> build_scene(load_preset("first-run")).title
 'First run'
 """
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from trackkit.board.tiles import TileSet
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset
 from trackkit.games.shapes import Scene
+from trackkit.games.tilekit.tiles import TileSet
 
 
 def build_scene(track: Any, tileset: TileSet | None = None, **options: Any) -> Scene:

@@ -1,7 +1,7 @@
 """Races as files a user keeps: one CSV row per race, and names that say what a file holds.
 
 >>> from trackkit.games import get_ruleset
->>> download_name(get_ruleset("yummell").load_preset("king-of-toads"), 0, "races", "csv")
+>>> download_name(get_ruleset().load_preset("king-of-toads"), 0, "races", "csv")
 'king-of-toads-seed-0-races.csv'
 """
 
@@ -12,8 +12,8 @@ import io
 import re
 from typing import Any
 
-from trackkit.board.graph import start_path_label
 from trackkit.games import get_ruleset
+from trackkit.games.tilekit.graph import start_path_label
 from trackkit.sim.montecarlo import SimulationResult
 
 

@@ -2,7 +2,7 @@
 a short text, or as track files in a folder.
 
 >>> from trackkit.games import get_ruleset
->>> space = get_ruleset("yummell").track_space(3)
+>>> space = get_ruleset().track_space(3)
 >>> print(next(generate_lines(space, [1234])))  # doctest: +ELLIPSIS
 {"name": "3-player track #1234", "players": 3, "rank": 1234, "placements": [{"tile": 1, ...}
 >>> print("\\n".join(generate_text(space, [0, 2675], seed=0)))

@@ -15,7 +15,8 @@ said on the sheet in one line, and the sheet keeps its tables. The tables are bo
 the track files' own bounds (100 tiles; 60 segments, 200 trees, 200 markers and 12
 buildings): the longest sheet a file can ask for is a few pages.
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games import get_ruleset
+>>> load_preset = get_ruleset().load_preset  # the first game's (Yummell's)
 >>> pdf = sheet_pdf(load_preset("first-run"), players=4, picture=False)
 >>> pdf[:5]
 b'%PDF-'

@@ -7,9 +7,10 @@ own generator (:func:`trackkit.games.base.batch_stream`). Workers take whole bat
 the figures are integer counts added up as batches finish, so the same seed gives the same
 numbers in any process and with any number of workers.
 
->>> from trackkit.games.yummell.presets import load_preset
->>> from trackkit.games.yummell.options import RaceOptions
->>> result = simulate(load_preset("first-run"), RaceOptions(players=3), races=500, seed=1)
+>>> from trackkit.games import get_ruleset
+>>> game = get_ruleset()  # the first game, Yummell
+>>> track, options = game.load_preset("first-run"), game.options(players=3)
+>>> result = simulate(track, options, races=500, seed=1)
 >>> round(result.mean_rounds, 1) > 0
 True
 """

@@ -10,8 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from trackkit.games.snowtails.geometry import Course, build_course
-from trackkit.games.snowtails.track import Address, SnowTrack, parse_track
+from trackkit.games.snowtails.core.course import Course, build_course
+from trackkit.games.snowtails.core.track import Address, SnowTrack, parse_track
 
 BASE: dict[str, Any] = {
     "game": "snowtails",

@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 from snowtails_fixtures import base_data, track_of
 
-from trackkit.games.snowtails.board import Board
-from trackkit.games.snowtails.engine import play_turn, setup_race
-from trackkit.games.snowtails.geometry import Course, build_course
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.race import Engine, prepare
-from trackkit.games.snowtails.rules import schedule_code
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.board import Board
+from trackkit.games.snowtails.core.course import Course, build_course
+from trackkit.games.snowtails.core.engine import play_turn, setup_race
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.race import Engine, prepare
+from trackkit.games.snowtails.core.rules import schedule_code
+from trackkit.games.snowtails.core.state import (
     PLAN_BONUS,
     PLAN_CODE,
     PLAN_FIELDS,
@@ -40,7 +40,7 @@ from trackkit.games.snowtails.state import (
     Race,
     Sleds,
 )
-from trackkit.games.snowtails.track import Address
+from trackkit.games.snowtails.core.track import Address
 
 # A long straight: "a" has 20 rows, the finish line lies after 3 rows of "c" (3 run-off rows).
 STRAIGHT: dict[str, Any] = {"segments": [{"id": "a", "rows": 20}, {"id": "c", "rows": 6}]}

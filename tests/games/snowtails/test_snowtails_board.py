@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from snowtails_fixtures import base_data, course_of, track_of
 
-from trackkit.games.snowtails.board import (
+from trackkit.games.snowtails.core.board import (
     AHEAD,
     BLOCKERS,
     BOTHY,
@@ -23,8 +23,8 @@ from trackkit.games.snowtails.board import (
     UNREACHABLE,
     compile_course,
 )
-from trackkit.games.snowtails.geometry import MOVES, build_course
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.core.course import MOVES, build_course
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
 
 
 @pytest.mark.parametrize("slug", PRESET_SLUGS)

@@ -9,14 +9,14 @@ import pytest
 from snowtails_race_fixtures import STRAIGHT, Table, plain_python, table
 from test_snowtails_policies import brute_force, random_table
 
-from trackkit.games.snowtails.board import CHAPEL
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.policies import BOLD, POLICIES, choose_plan
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import simulate
-from trackkit.games.snowtails.rules import schedule_text
-from trackkit.games.snowtails.ruleset import SnowTails
-from trackkit.games.snowtails.scores import (
+from trackkit.games.snowtails.core.board import CHAPEL
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.policies import BOLD, POLICIES, choose_plan
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.race import simulate
+from trackkit.games.snowtails.core.rules import schedule_text
+from trackkit.games.snowtails.core.ruleset import SnowTails
+from trackkit.games.snowtails.core.scores import (
     BOLD_CARD,
     BOLD_CARD_HELD,
     BOLD_LOSS,
@@ -28,7 +28,7 @@ from trackkit.games.snowtails.scores import (
     SmartContext,
     smart_worth,
 )
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.state import (
     ENDING,
     OVER,
     PLAN_BONUS,
@@ -224,9 +224,9 @@ def test_compiled_and_plain_python_play_the_same_bold_races() -> None:
     """With numba's JIT disabled the same code plays the same races, repairs included."""
     code = (
         "import json\n"
-        "from trackkit.games.snowtails.presets import load_preset\n"
-        "from trackkit.games.snowtails.race import simulate\n"
-        "from trackkit.games.snowtails.options import RaceOptions\n"
+        "from trackkit.games.snowtails.core.presets import load_preset\n"
+        "from trackkit.games.snowtails.core.race import simulate\n"
+        "from trackkit.games.snowtails.core.options import RaceOptions\n"
         "options = RaceOptions(players=5, policy=('bold', 'bold', 'smart', 'bold', 'greedy'))\n"
         "batch = simulate(load_preset('long-trail'), options, 12, 5)\n"
         "print(json.dumps({'placing': batch.placing.tolist(), 'stats': batch.stats.tolist(),\n"

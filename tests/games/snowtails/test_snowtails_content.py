@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from trackkit.errors import ContentFileError
-from trackkit.games.snowtails.content import load_components, load_deck
+from trackkit.games.snowtails.core.content import load_components, load_deck
 
 DATA = Path(__file__).resolve().parents[3] / "trackkit" / "games" / "snowtails" / "data"
 

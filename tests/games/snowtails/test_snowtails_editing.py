@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.editing import TOOLS, EditHistory, edited, try_edit
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.track import Address, Building
-from trackkit.games.snowtails.validation import validate_track
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.editing import TOOLS, EditHistory, edited, try_edit
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.core.track import Address, Building
 
 OVAL = load_preset("husky-oval")
 

@@ -11,8 +11,8 @@ import pytest
 from snowtails_race_fixtures import STRAIGHT, plain_python, table
 
 from trackkit.games.base import batch_stream
-from trackkit.games.snowtails.cards import carry_over
-from trackkit.games.snowtails.engine import (
+from trackkit.games.snowtails.core.cards import carry_over
+from trackkit.games.snowtails.core.engine import (
     MAX_ROUNDS,
     new_batch_results,
     new_tournament_results,
@@ -22,11 +22,11 @@ from trackkit.games.snowtails.engine import (
     setup_race,
     start_round,
 )
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import play_tournaments, prepare, record_race, simulate
-from trackkit.games.snowtails.rules import starting_die, tournament_points
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.race import play_tournaments, prepare, record_race, simulate
+from trackkit.games.snowtails.core.rules import starting_die, tournament_points
+from trackkit.games.snowtails.core.state import (
     ENDING,
     FIRST_CROSSER,
     HIT_SIDE,
@@ -292,9 +292,9 @@ def test_compiled_and_plain_python_play_the_same_races() -> None:
     options = "RaceOptions(players=4, policy=('smart', 'greedy', 'smart', 'greedy'))"
     code = (
         "import json\n"
-        "from trackkit.games.snowtails.presets import load_preset\n"
-        "from trackkit.games.snowtails.race import record_race, simulate\n"
-        "from trackkit.games.snowtails.options import RaceOptions\n"
+        "from trackkit.games.snowtails.core.presets import load_preset\n"
+        "from trackkit.games.snowtails.core.race import record_race, simulate\n"
+        "from trackkit.games.snowtails.core.options import RaceOptions\n"
         f"options = {options}\n"
         "records = [record_race(load_preset(s), options, seed=k).to_json()\n"
         "           for k, s in enumerate(['long-trail', 'reversed-ridge', 'chicane'])]\n"

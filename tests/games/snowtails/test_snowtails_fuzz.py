@@ -18,13 +18,14 @@ from hypothesis import strategies as st
 
 from trackkit import limits
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails import geometry
-from trackkit.games.snowtails.content import Components, Deck
-from trackkit.games.snowtails.geometry import board_spaces, build_course
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
-from trackkit.games.snowtails.ruleset import RULESET
-from trackkit.games.snowtails.track import (
+from trackkit.games.snowtails.core import course as course_module
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.content import Components, Deck
+from trackkit.games.snowtails.core.course import board_spaces, build_course
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset, preset_text
+from trackkit.games.snowtails.core.ruleset import RULESET
+from trackkit.games.snowtails.core.track import (
     MAX_LANES,
     MAX_ROWS,
     SnowTrack,
@@ -32,7 +33,6 @@ from trackkit.games.snowtails.track import (
     parse_track,
     parse_track_toml,
 )
-from trackkit.games.snowtails.validation import validate_track
 from trackkit.limits import BOARD_SPACES, CostLimitError
 from trackkit.sim.montecarlo import simulate
 
@@ -335,13 +335,13 @@ def test_many_segments_load_or_fail_and_nothing_over_the_limit_is_listed(
         limit = BOARD_SPACES.value()
         with pytest.MonkeyPatch.context() as patch:
             laid_out: list[int] = []
-            original = geometry._lay_out
+            original = course_module._lay_out
 
             def lay_out(*args: Any) -> Any:
                 laid_out.append(1)
                 return original(*args)
 
-            patch.setattr(geometry, "_lay_out", lay_out)
+            patch.setattr(course_module, "_lay_out", lay_out)
             try:
                 course = build_course(track)
             except CostLimitError as error:

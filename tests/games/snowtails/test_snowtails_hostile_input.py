@@ -18,14 +18,15 @@ import pytest
 from trackkit import limits
 from trackkit.errors import ContentFileError, TrackkitError
 from trackkit.games.base import race_ready
-from trackkit.games.snowtails import geometry
-from trackkit.games.snowtails.content import Deck, load_deck
-from trackkit.games.snowtails.geometry import board_spaces, build_course
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
-from trackkit.games.snowtails.race import play_tournaments, prepare, record_race
-from trackkit.games.snowtails.race import simulate as sled_simulate
-from trackkit.games.snowtails.track import (
+from trackkit.games.snowtails.core import course as course_module
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.content import Deck, load_deck
+from trackkit.games.snowtails.core.course import board_spaces, build_course
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset, preset_text
+from trackkit.games.snowtails.core.race import play_tournaments, prepare, record_race
+from trackkit.games.snowtails.core.race import simulate as sled_simulate
+from trackkit.games.snowtails.core.track import (
     MAX_BUILDINGS,
     MAX_INDEX,
     MAX_LANES,
@@ -33,7 +34,6 @@ from trackkit.games.snowtails.track import (
     MAX_SEGMENTS,
     parse_track_toml,
 )
-from trackkit.games.snowtails.validation import validate_track
 from trackkit.limits import BOARD_SPACES, CostLimitError
 from trackkit.sim.montecarlo import simulate
 from trackkit.validate import validate
@@ -130,7 +130,7 @@ def test_a_board_over_the_limit_is_refused_before_a_space_is_listed(
     def listed(*args: Any) -> None:
         raise AssertionError("a space was listed")
 
-    monkeypatch.setattr(geometry, "_lay_out", listed)
+    monkeypatch.setattr(course_module, "_lay_out", listed)
     with pytest.raises(CostLimitError) as caught:
         validate(track)
     message = str(caught.value)

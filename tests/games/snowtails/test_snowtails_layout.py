@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from snowtails_fixtures import base_data, course_of, track_of
 
-from trackkit.games.snowtails.geometry import Course, build_course
-from trackkit.games.snowtails.layout import BoardLayout, Point, Polygon, corner_angle, lay_out
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.track import Address, Segment
+from trackkit.games.snowtails.core.course import Course, build_course
+from trackkit.games.snowtails.core.layout import BoardLayout, Point, Polygon, corner_angle, lay_out
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.core.track import Address, Segment
 
 CLOSE = 1e-6
 

@@ -8,16 +8,16 @@ from itertools import combinations
 import pytest
 from snowtails_race_fixtures import STRAIGHT, Table, table
 
-from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
-from trackkit.games.snowtails.movement import (
+from trackkit.games.snowtails.core.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
+from trackkit.games.snowtails.core.movement import (
     STOP_NONE,
     STOP_SIDE,
     STOP_SLED,
     bonus_move,
     run_schedule,
 )
-from trackkit.games.snowtails.rules import drift, drift_kind, schedule_code, speed
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.rules import drift, drift_kind, schedule_code, speed
+from trackkit.games.snowtails.core.state import (
     HIT_SIDE,
     HIT_SLED,
     HIT_TREE,

@@ -11,20 +11,20 @@ import numpy as np
 import pytest
 from snowtails_race_fixtures import STRAIGHT, Table, table
 
-from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.policies import SMART, choose_plan
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import simulate
-from trackkit.games.snowtails.rules import MAX_COLLISIONS, schedule_code, schedule_text
-from trackkit.games.snowtails.scores import (
+from trackkit.games.snowtails.core.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.policies import SMART, choose_plan
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.race import simulate
+from trackkit.games.snowtails.core.rules import MAX_COLLISIONS, schedule_code, schedule_text
+from trackkit.games.snowtails.core.scores import (
     GREEDY_CARD,
     GREEDY_REPAIR,
     GREEDY_SLED,
     SmartContext,
     smart_worth,
 )
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.state import (
     ENDING,
     PLAN_BONUS,
     PLAN_CODE,

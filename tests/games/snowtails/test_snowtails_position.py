@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from snowtails_fixtures import base_data, course_of, track_of
 
-from trackkit.games.snowtails.geometry import Course, build_course
-from trackkit.games.snowtails.position import race_order
-from trackkit.games.snowtails.track import Address
+from trackkit.games.snowtails.core.course import Course, build_course, race_order
+from trackkit.games.snowtails.core.track import Address
 
 
 def _order(course: Course, **sleds: tuple[str, int, int]) -> list[str]:

@@ -7,9 +7,14 @@ from itertools import pairwise
 import pytest
 
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.presets import PRESET_SLUGS, list_presets, load_preset, preset_text
-from trackkit.games.snowtails.validation import validate_track
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.presets import (
+    PRESET_SLUGS,
+    list_presets,
+    load_preset,
+    preset_text,
+)
 
 # Open spaces of each demo course (the graph's nodes).
 SPACES = {"husky-oval": 190, "long-trail": 348, "reversed-ridge": 191, "chicane": 182}

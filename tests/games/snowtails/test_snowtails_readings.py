@@ -18,17 +18,17 @@ from trackkit.errors import TrackkitError
 from trackkit.games.base import get_ruleset
 from trackkit.games.face import get_face
 from trackkit.games.readings import reading_named, readings_of
-from trackkit.games.snowtails.board import AHEAD, EDGE
-from trackkit.games.snowtails.content import load_deck
+from trackkit.games.snowtails.core.board import AHEAD, EDGE
+from trackkit.games.snowtails.core.content import load_deck
+from trackkit.games.snowtails.core.course import Course, CourseReadings, build_course
+from trackkit.games.snowtails.core.movement import STOP_REPAIR
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.race import make_setup, prepare, record_race, simulate
+from trackkit.games.snowtails.core.state import STAT_REPAIRS
+from trackkit.games.snowtails.core.track import Address
 from trackkit.games.snowtails.face import starting_dogs
 from trackkit.games.snowtails.face.readings import READINGS
-from trackkit.games.snowtails.geometry import Course, CourseReadings, build_course
-from trackkit.games.snowtails.movement import STOP_REPAIR
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import make_setup, prepare, record_race, simulate
-from trackkit.games.snowtails.state import STAT_REPAIRS
-from trackkit.games.snowtails.track import Address
 
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 

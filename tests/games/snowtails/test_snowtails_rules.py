@@ -11,10 +11,10 @@ import pytest
 from snowtails_race_fixtures import counts
 
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
-from trackkit.games.snowtails.content import load_deck
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.rules import (
+from trackkit.games.snowtails.core.board import AHEAD, DRIFT_LEFT, DRIFT_RIGHT
+from trackkit.games.snowtails.core.content import load_deck
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.rules import (
     bonus_die_update,
     complete_schedule,
     die_after_sled_crash,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from trackkit.games import get_ruleset
-from trackkit.games.snowtails.ruleset import BUILDINGS, space_name
-from trackkit.games.snowtails.track import Address
+from trackkit.games.snowtails.core.ruleset import BUILDINGS, space_name
+from trackkit.games.snowtails.core.track import Address
 
 RULESET = get_ruleset("snowtails")
 

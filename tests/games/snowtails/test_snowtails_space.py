@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from trackkit.errors import TrackkitError
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.race import simulate
-from trackkit.games.snowtails.space import (
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.race import simulate
+from trackkit.games.snowtails.core.space import (
     Design,
     SnowDesignCodec,
     SnowSpace,
@@ -24,8 +25,7 @@ from trackkit.games.snowtails.space import (
     from_key,
     key,
 )
-from trackkit.games.snowtails.track import SnowTrack, parse_track_toml
-from trackkit.games.snowtails.validation import validate_track
+from trackkit.games.snowtails.core.track import SnowTrack, parse_track_toml
 
 SPACE = SnowSpace()  # shared: its legality cache keeps the tests quick
 # a tiny space every raw design of which is enumerated: 2 courses, 0 or 1 tree, with or
@@ -67,7 +67,7 @@ def test_same_seed_same_sample_in_another_process() -> None:
     here = [key(d) for d in SPACE.sample(5, seed=42)]
     assert here == [key(d) for d in SnowSpace().sample(5, seed=42)]
     code = (
-        "from trackkit.games.snowtails.space import SnowSpace, key;"
+        "from trackkit.games.snowtails.core.space import SnowSpace, key;"
         "print(' '.join(key(d) for d in SnowSpace().sample(5, seed=42)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

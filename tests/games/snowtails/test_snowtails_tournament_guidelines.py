@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from snowtails_fixtures import base_data, track_of
 
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.guidelines import guideline_issues
-from trackkit.games.snowtails.track import SnowTrack
-from trackkit.games.snowtails.validation import validate_track
+from trackkit.games.snowtails.core.check import validate_track
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.guidelines import guideline_issues
+from trackkit.games.snowtails.core.track import SnowTrack
 
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from snowtails_fixtures import base_data, track_of
 
 from trackkit.errors import TrackFileError, TrackkitError
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset, preset_text
-from trackkit.games.snowtails.track import Address, Building, load_track, parse_track_toml
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset, preset_text
+from trackkit.games.snowtails.core.track import Address, Building, load_track, parse_track_toml
 
 
 def test_a_file_loads_into_an_immutable_track(tmp_path: Path) -> None:

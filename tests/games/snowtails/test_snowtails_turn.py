@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from snowtails_race_fixtures import STRAIGHT, counts, table
 
-from trackkit.games.snowtails.cards import deal
-from trackkit.games.snowtails.content import load_deck
-from trackkit.games.snowtails.movement import STOP_NONE, STOP_REPAIR, STOP_SIDE, STOP_SLED
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.race import make_setup
-from trackkit.games.snowtails.state import (
+from trackkit.games.snowtails.core.cards import deal
+from trackkit.games.snowtails.core.content import load_deck
+from trackkit.games.snowtails.core.movement import STOP_NONE, STOP_REPAIR, STOP_SIDE, STOP_SLED
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.race import make_setup
+from trackkit.games.snowtails.core.state import (
     OVER,
     STAT_BUILDINGS,
     STAT_REPAIRS,

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-MODULE = "tests.games.toy.ruleset"
+PACKAGE = "tests.games.toy"
 
 
 def register() -> None:
     """Put the toy game in trackkit's registry (a game's one entry in ``KNOWN``)."""
     from trackkit.games import base
 
-    base.KNOWN["toy"] = MODULE
+    base.KNOWN["toy"] = PACKAGE
 
 
 @contextmanager

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tests.games.toy.ruleset import PRESETS, RULESET, ToyOptions, ToyTrack
+from tests.games.toy.core.ruleset import PRESETS, RULESET, ToyOptions, ToyTrack
 from trackkit.games.face import Argument, Command, Shown
 from trackkit.sim.montecarlo import simulate
 

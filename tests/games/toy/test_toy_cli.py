@@ -100,7 +100,7 @@ def test_the_toys_design_space_is_generated_swept_found_and_searched(
 ) -> None:
     """A new game's design space is a module of its folder: every shared command that
     works on a space works on it, with no change to shared code."""
-    from tests.games.toy.space import ToySpace
+    from tests.games.toy.core.space import ToySpace
 
     code, out, _ = cli("generate", "--game", "toy", "--players", "3", "--count", "2")
     assert code == 0 and out.startswith("2 of the 4,396 legal 3-player tracks")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from trackkit.games.yummell.content import TERRAINS, Effect
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.setup import new_state
-from trackkit.games.yummell.state import Board, Deck, Players, Tally
-from trackkit.games.yummell.terrain import Terrain
+from trackkit.games.yummell.core.content import TERRAINS, Effect
+from trackkit.games.yummell.core.course import new_state
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.state import Board, Deck, Players, Tally
+from trackkit.games.yummell.core.terrain import Terrain
 
 LETTER = {"P": "plain", "W": "woods", "H": "hills", "S": "swamp"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trackkit.errors import TrackkitError
-from trackkit.games.yummell.content import CARD_PARAM, CARD_TYPE, CardType, load_content
+from trackkit.games.yummell.core.content import CARD_PARAM, CARD_TYPE, CardType, load_content
 
 BUNDLED = Path(__file__).resolve().parents[3] / "trackkit" / "games" / "yummell" / "data"
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trackkit.board.links import MAX_UPLOAD_BYTES
-from trackkit.board.tiles import bundled_tiles_folder
-from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackFileError
-from trackkit.games.yummell.editing import (
+from trackkit.games.tilekit.tiles import bundled_tiles_folder
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.editing import (
     MAX_HISTORY,
     Design,
     and_list,
@@ -26,7 +26,7 @@ from trackkit.games.yummell.editing import (
     read_uploaded_track,
     restrict_tileset,
 )
-from trackkit.games.yummell.presets import load_preset
+from trackkit.games.yummell.core.presets import load_preset
 
 NESTED_LINK = "eNqrULBViB4Fo2AUDHsQOwpGwSgY9oArLzE31VYpUYkLABqZ0ms"  # x = [[[[…]]]]
 

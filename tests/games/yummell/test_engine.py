@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from conftest import race_state, stand, straight_board
 
-from trackkit.games.yummell.engine import placings
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.record import RaceRecord, record_race
-from trackkit.games.yummell.state import Board
+from trackkit.games.yummell.core.engine import placings
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.record import RaceRecord, record_race
+from trackkit.games.yummell.core.state import Board
 from trackkit.sim.montecarlo import simulate
 
 
@@ -79,8 +79,8 @@ def test_compiled_and_plain_python_play_the_same_race() -> None:
     options = RaceOptions(players=4, policy="smart")
     compiled = record_race(load_preset("first-run"), options, seed=4).to_json()
     code = (
-        "import json; from trackkit.games.yummell.presets import load_preset; "
-        "from trackkit.games.yummell.record import record_race; from trackkit.games.yummell.setup import RaceOptions; "
+        "import json; from trackkit.games.yummell.core.presets import load_preset; "
+        "from trackkit.games.yummell.core.record import record_race; from trackkit.games.yummell.core.course import RaceOptions; "
         "print(json.dumps(record_race(load_preset('first-run'), "
         "RaceOptions(players=4, policy='smart'), seed=4).to_json()))"
     )
@@ -230,7 +230,7 @@ def test_a_draw_only_on_the_same_square() -> None:
 def _recount(batch, board: Board, players: int) -> dict[str, int]:
     """The tallies of a one-race batch, counted again from the rows it logged: where each
     character stands after every row, who leads (fewest squares to go) between rounds."""
-    from trackkit.games.yummell import state
+    from trackkit.games.yummell.core import state
 
     route, pos = [-1] * players, [-1] * players
     lengths = [int(n) for n in board.route_len]
@@ -273,8 +273,8 @@ def _recount(batch, board: Board, players: int) -> dict[str, int]:
 
 @pytest.mark.parametrize("policy", ["greedy", "smart"])
 def test_race_tallies_match_a_recount_from_the_log(policy: str) -> None:
-    from trackkit.games.yummell.ruleset import RULESET
-    from trackkit.games.yummell.setup import race_board
+    from trackkit.games.yummell.core.course import race_board
+    from trackkit.games.yummell.core.ruleset import RULESET
 
     track = load_preset("king-of-toads")
     board = race_board(track)

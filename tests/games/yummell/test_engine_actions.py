@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
-from trackkit.games.yummell.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
-from trackkit.games.yummell.deck import draw
-from trackkit.games.yummell.policies import GREEDY, SMART
-from trackkit.games.yummell.rules import terrain_cost
-from trackkit.games.yummell.state import Tables, start_race
-from trackkit.games.yummell.turn import encounter, play_against, steal_artefact, take_turn
+from trackkit.games.yummell.core.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
+from trackkit.games.yummell.core.deck import draw
+from trackkit.games.yummell.core.policies import GREEDY, SMART
+from trackkit.games.yummell.core.rules import terrain_cost
+from trackkit.games.yummell.core.state import Tables, start_race
+from trackkit.games.yummell.core.turn import encounter, play_against, steal_artefact, take_turn
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 

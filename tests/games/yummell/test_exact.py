@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.content import TERRAINS, Content, content_folder, load_content
-from trackkit.games.yummell.engine import MAX_ROUNDS
-from trackkit.games.yummell.exact import (
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.content import TERRAINS, Content, content_folder, load_content
+from trackkit.games.yummell.core.course import RaceBoard, race_board
+from trackkit.games.yummell.core.engine import MAX_ROUNDS
+from trackkit.games.yummell.core.exact import (
     SoloRules,
     chains,
     encounters,
@@ -24,13 +25,12 @@ from trackkit.games.yummell.exact import (
     exact_solo,
     solver,
 )
-from trackkit.games.yummell.exact import (
+from trackkit.games.yummell.core.exact import (
     hands as exact_hands,
 )
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
-from trackkit.games.yummell.setup import RaceBoard, race_board
-from trackkit.games.yummell.state import Board
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.core.state import Board
 from trackkit.sim.montecarlo import simulate
 
 # a track with one start path worth checking by hand: start tile, one straight, finish
@@ -46,9 +46,9 @@ def _brute_force_no_encounters(track: Track, character: int, advantage: int) -> 
     from itertools import combinations_with_replacement
     from math import factorial
 
-    from trackkit.games.yummell.policies import greedy_route
-    from trackkit.games.yummell.rules import terrain_cost
-    from trackkit.games.yummell.setup import race_board
+    from trackkit.games.yummell.core.course import race_board
+    from trackkit.games.yummell.core.policies import greedy_route
+    from trackkit.games.yummell.core.rules import terrain_cost
 
     content = load_content()
     board = race_board(track).board
@@ -116,9 +116,9 @@ def _value_iteration(track: Track, content: Content, character: int, advantage: 
     whose values are final after one sweep left out of the next ones), not the rules: the
     simulator checks those. Only for routes without the cursed terrain (one curse level).
     """
-    from trackkit.games.yummell.policies import greedy_route
-    from trackkit.games.yummell.rules import is_steady, terrain_cost
-    from trackkit.games.yummell.setup import race_board
+    from trackkit.games.yummell.core.course import race_board
+    from trackkit.games.yummell.core.policies import greedy_route
+    from trackkit.games.yummell.core.rules import is_steady, terrain_cost
 
     board = race_board(track).board
     route = greedy_route(board)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
-from trackkit.games.yummell.content import Effect
-from trackkit.games.yummell.movement import furthest, landing, leader, node_of, remaining
-from trackkit.games.yummell.state import Board, Players, Tables, Tally
+from trackkit.games.yummell.core.content import Effect
+from trackkit.games.yummell.core.movement import furthest, landing, leader, node_of, remaining
+from trackkit.games.yummell.core.state import Board, Players, Tables, Tally
 
 NO_CARDS = np.zeros((0, 8), dtype=np.int64)  # movement reads no card
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
-from trackkit.games.yummell.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
-from trackkit.games.yummell.policies import (
+from trackkit.games.yummell.core.content import ARTEFACT, CREATURE, EVENT, TERRAINS, Effect
+from trackkit.games.yummell.core.policies import (
     GREEDY,
     SMART,
     choose_challenge_card,
@@ -26,8 +26,8 @@ from trackkit.games.yummell.policies import (
     smart_should_rest,
     smart_ward,
 )
-from trackkit.games.yummell.state import Board, Tables, start_race
-from trackkit.games.yummell.turn import take_turn
+from trackkit.games.yummell.core.state import Board, Tables, start_race
+from trackkit.games.yummell.core.turn import take_turn
 
 PLAIN, WOODS = TERRAINS.index("plain"), TERRAINS.index("woods")
 

@@ -6,11 +6,11 @@ from itertools import pairwise
 
 import pytest
 
-from trackkit.board.graph import TrackGraph, compose
-from trackkit.board.tiles import TileSet
 from trackkit.errors import TrackkitError
-from trackkit.games.yummell.presets import PRESET_SLUGS, list_presets, load_preset
-from trackkit.games.yummell.terrain import route_cost
+from trackkit.games.tilekit.graph import TrackGraph, compose
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, list_presets, load_preset
+from trackkit.games.yummell.core.terrain import route_cost
 
 # SPEC.md §2: each preset's path order.
 PATHS = {

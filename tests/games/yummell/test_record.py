@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from trackkit.board.graph import start_path_label
-from trackkit.board.track import Track
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.record import RaceRecord, Step, record_race
+from trackkit.games.tilekit.graph import start_path_label
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.record import RaceRecord, Step, record_race
 from trackkit.sim.montecarlo import simulate
 
 RACES = [

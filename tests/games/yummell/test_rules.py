@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from conftest import HILLS, advantage, character, race_state, stand, straight_board
 
-from trackkit.games.yummell.content import CARD_CHALLENGE, CARD_CHAR, Effect
-from trackkit.games.yummell.movement import fall_back, furthest
-from trackkit.games.yummell.policies import choose_challenge_card
-from trackkit.games.yummell.rules import (
+from trackkit.games.yummell.core.content import CARD_CHALLENGE, CARD_CHAR, Effect
+from trackkit.games.yummell.core.movement import fall_back, furthest
+from trackkit.games.yummell.core.policies import choose_challenge_card
+from trackkit.games.yummell.core.rules import (
     can_host,
     challenge_total,
     challenge_won,
@@ -17,7 +17,7 @@ from trackkit.games.yummell.rules import (
     rest,
     terrain_cost,
 )
-from trackkit.games.yummell.state import Tables
+from trackkit.games.yummell.core.state import Tables
 
 NO_CURSE = np.zeros(4, dtype=np.int64)
 NO_CARDS = np.zeros((0, 8), dtype=np.int64)  # movement reads no card

@@ -17,21 +17,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from trackkit.board.geometry import Side
-from trackkit.board.tiles import TileSet
-from trackkit.board.track import Placement, Track
 from trackkit.errors import TrackkitError
 from trackkit.games import load_tileset
-from trackkit.games.yummell.building import (
+from trackkit.games.tilekit.geometry import Side
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.tilekit.track import Placement, Track
+from trackkit.games.yummell.core.check import (
     Step,
     building_tree,
     explore_design_space,
     next_placements,
     orientations,
 )
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.ruleset import RULESET
-from trackkit.games.yummell.space import TrackSpace, generate
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.ruleset import RULESET
+from trackkit.games.yummell.core.space import TrackSpace, generate
 from trackkit.validate import validate
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -244,7 +244,7 @@ def test_sampling_is_reproducible_and_distinct_when_asked() -> None:
 @pytest.mark.slow  # a process of its own: about 2 s
 def test_the_same_seed_gives_the_same_ranks_in_another_process() -> None:
     code = (
-        "import json; from trackkit.games.yummell.space import TrackSpace; "
+        "import json; from trackkit.games.yummell.core.space import TrackSpace; "
         "s = TrackSpace(7); print(json.dumps([s.sample_ranks(200, 11), "
         "s.sample_ranks(200, 11, distinct=True)]))"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trackkit.games.yummell import warmup
+from trackkit.games.yummell.core import warmup
 
 
 @pytest.fixture
@@ -20,7 +20,9 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _compiled_in_new_process(cache: Path | None = None) -> str:
     """engine_compiled() in a new process (whose numba cache is ``cache`` if given)."""
-    code = "from trackkit.games.yummell.warmup import engine_compiled; print(engine_compiled())"
+    code = (
+        "from trackkit.games.yummell.core.warmup import engine_compiled; print(engine_compiled())"
+    )
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)

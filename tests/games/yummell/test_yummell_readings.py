@@ -18,15 +18,14 @@ from trackkit.explore.profile import exact_figures
 from trackkit.games import get_ruleset
 from trackkit.games.face import get_face
 from trackkit.games.readings import readings_of
-from trackkit.games.yummell.content import ADV_EFFECT, ARTEFACT, CREATURE, Effect, load_content
-from trackkit.games.yummell.exact import SoloRules, exact_paths, exact_solo
-from trackkit.games.yummell.face.readings import DRAW_TWO, READINGS
-from trackkit.games.yummell.movement import furthest
-from trackkit.games.yummell.options import RULE_READINGS, RaceOptions
-from trackkit.games.yummell.policies import GREEDY
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.setup import race_board
-from trackkit.games.yummell.state import (
+from trackkit.games.yummell.core.content import ADV_EFFECT, ARTEFACT, CREATURE, Effect, load_content
+from trackkit.games.yummell.core.course import race_board
+from trackkit.games.yummell.core.exact import SoloRules, exact_paths, exact_solo
+from trackkit.games.yummell.core.movement import furthest
+from trackkit.games.yummell.core.options import RULE_READINGS, RaceOptions
+from trackkit.games.yummell.core.policies import GREEDY
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.state import (
     RULE_CHALLENGE_FINISH,
     RULE_CROWDING,
     RULE_DRAW_TWO,
@@ -37,7 +36,8 @@ from trackkit.games.yummell.state import (
     Tables,
     start_race,
 )
-from trackkit.games.yummell.turn import encounter, prepare, take_turn
+from trackkit.games.yummell.core.turn import encounter, prepare, take_turn
+from trackkit.games.yummell.face.readings import DRAW_TWO, READINGS
 from trackkit.sim.montecarlo import simulate
 
 ROOT = Path(__file__).resolve().parents[3]

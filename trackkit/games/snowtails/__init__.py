@@ -1,18 +1,20 @@
 """Mush! Mush! – Snow Tails 2: a printed board of lanes, corners and buildings.
 
-The track layer: the track file format (:mod:`.track`), the space graph and its geometry
-(:mod:`.geometry`), race position (:mod:`.position`), the track validator
-(:mod:`.validation`), the data files (:mod:`.content`) and the demo tracks
-(:mod:`.presets`).
+Its rules and engine are in ``core`` (the template every game follows). The track layer: the
+track file format (:mod:`.core.track`), the course (the space graph and its geometry,
+:mod:`.core.course`), race position (:mod:`.core.position`), the track validator
+(:mod:`.core.check`), the data files (:mod:`.core.content`) and the demo tracks
+(:mod:`.core.presets`).
 
-The race: a course as arrays (:mod:`.board`), the race state (:mod:`.state`), the rules
-of a turn (:mod:`.rules`, :mod:`.movement`, :mod:`.cards`), the engine of rounds, races,
-batches and tournaments (:mod:`.engine`), the greedy and smart policies
-(:mod:`.policies`), and their Python entry points (:mod:`.race`).
+The race: a course as arrays (:mod:`.core.board`), the race state (:mod:`.core.state`), the
+rules of a turn (:mod:`.core.rules`, :mod:`.core.movement`, :mod:`.core.cards`), the engine
+of rounds, races, batches and tournaments (:mod:`.core.engine`), the greedy, smart and bold
+policies (:mod:`.core.policies`), and their Python entry points (:mod:`.core.race`). What the
+command line and the app show of it is in ``face``.
 
 The rules are described in SNOWTAILS.md; every value it marks as reconstructed lives in
 ``data/`` or in a track file, marked so, and every rule it leaves open is decided in the
-docstring of the module that implements it (listed in :mod:`.engine`).
+docstring of the module that implements it (listed in :mod:`.core.engine`).
 """
 
 GAME = "snowtails"

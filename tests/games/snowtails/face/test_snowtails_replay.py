@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from trackkit.games.base import get_ruleset
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import load_preset
+from trackkit.games.snowtails.core.race import record_race
 from trackkit.games.snowtails.face.replay import positions_by_round
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import load_preset
-from trackkit.games.snowtails.race import record_race
 from trackkit.render.overlays import race_animation
 
 

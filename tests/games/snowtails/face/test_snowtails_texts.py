@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
+from trackkit.games.snowtails.core.race import record_race
 from trackkit.games.snowtails.face.texts import (
     presets_summary,
     presets_text,
@@ -9,9 +12,6 @@ from trackkit.games.snowtails.face.texts import (
     show_summary,
     show_text,
 )
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import PRESET_SLUGS, load_preset
-from trackkit.games.snowtails.race import record_race
 
 
 def test_presets_list_every_demo_track_as_a_reconstruction() -> None:

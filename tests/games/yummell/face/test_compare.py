@@ -11,6 +11,8 @@ import pytest
 import trackkit.games.yummell.face.compare as compare
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import ProfileSettings, profile_track
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
 from trackkit.games.yummell.face.compare import (
     Solved,
     TrackFigures,
@@ -18,8 +20,6 @@ from trackkit.games.yummell.face.compare import (
     compare_text,
     compare_tracks,
 )
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
 
 
 def _row(rank: int, name: str, mean: float, balance: float = 0.95) -> TrackFigures:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import load_preset
+from trackkit.games.yummell.core.record import record_race
 from trackkit.games.yummell.face.replay import OFF_BOARD, positions_by_round, readable, square_name
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import load_preset
-from trackkit.games.yummell.record import record_race
 
 
 def test_positions_follow_every_move_of_the_record() -> None:

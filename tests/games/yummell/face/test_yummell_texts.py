@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from trackkit.board.graph import compose
-from trackkit.board.tiles import TileSet
-from trackkit.board.track import Track
 from trackkit.games import tileset_of
+from trackkit.games.tilekit.graph import compose
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
 from trackkit.games.yummell.face.texts import (
     TERRAIN_LETTER,
     presets_summary,
@@ -15,7 +16,6 @@ from trackkit.games.yummell.face.texts import (
     tiles_summary,
     tiles_text,
 )
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
 
 COST = {"P": 1, "W": 2, "H": 2, "S": 3}  # the rulebook's MP per terrain
 

@@ -9,16 +9,16 @@ from typing import Any
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, Command, Look, Page, Sheet, Shown
+from trackkit.games.face import Argument, Command, Look, Sheet, Shown
 from trackkit.games.readings import reading_options
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.track import SnowTrack
 from trackkit.games.snowtails.face.readings import (
     FIRST_ROUND_BONUS,
     READINGS,
     REPAIR_DRAW,
     TIGHT_CORNERS_READING,
 )
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.track import SnowTrack
 
 
 def starting_dogs(text: str) -> int | tuple[int, ...]:
@@ -62,14 +62,6 @@ LOOK = Look(
     address="snow-",
     name="Snow Tails",
     racers="Sleds",
-    pages=(
-        Page(
-            "Snow Tails design",
-            ":material/ac_unit:",
-            "snow-design",
-            "trackkit.games.snowtails.pages.design:page",
-        ),
-    ),
     summary="Dog-sled races on a lane track of straights and corners: choose a demo board, "
     "place trees, markers and the four buildings by clicking its spaces with every rule "
     "checked, race it with the full rules for 2 to 8 sleds (how long, how fair the start "
@@ -78,8 +70,6 @@ LOOK = Look(
     policy_help="greedy: the reference musher, fixed so results compare: the move that ends "
     "furthest ahead, each collision card or hit counted against it; smart: plays as a good "
     "musher would",
-    race_view="trackkit.games.snowtails.pages.race:VIEW",
-    compare_view="trackkit.games.snowtails.pages.compare:VIEW",
 )
 
 
@@ -87,7 +77,7 @@ def tournament_warnings(tracks: Sequence[SnowTrack], options: RaceOptions) -> li
     """The guidelines each track of a tournament goes against for its race (the Kennels'
     differ by race, rulebook F), as ``{"race", "track", **issue}``; a track with an error
     is refused with a :class:`TrackkitError` naming it and its first problem."""
-    from trackkit.games.snowtails.validation import validate_track
+    from trackkit.games.snowtails.core.check import validate_track
 
     found = []
     components = options.content.components
@@ -102,8 +92,8 @@ def tournament_warnings(tracks: Sequence[SnowTrack], options: RaceOptions) -> li
 
 
 def _tournament(values: Mapping[str, Any]) -> Shown:
+    from trackkit.games.snowtails.core.race import play_tournaments
     from trackkit.games.snowtails.face.texts import tournament_summary, tournament_text
-    from trackkit.games.snowtails.race import play_tournaments
 
     tracks = values["track"]  # each of Snow Tails (the command line read them for this game)
     options = values["options"]
@@ -179,8 +169,8 @@ class SnowTailsFace:
         return Shown(data, show_text(data))
 
     def race(self, track: SnowTrack, options: RaceOptions, seed: int) -> Shown:
+        from trackkit.games.snowtails.core.race import record_race
         from trackkit.games.snowtails.face.texts import race_text
-        from trackkit.games.snowtails.race import record_race
 
         sleds = record_race(track, options, seed=seed)
         data = {"track": track.name, "seed": seed, **sleds.to_json()}

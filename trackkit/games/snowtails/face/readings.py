@@ -5,7 +5,7 @@ could defend, as race options (:class:`trackkit.games.readings.Reading`).
 Each reading's option is a race option of the face, so ``--tight-corners outer-lane``,
 ``--no-first-round-bonus``, ``--tie-break leftmost`` and ``--repair-draw fresh`` choose
 them on the command line and the app draws a widget for each;
-:class:`~trackkit.games.snowtails.options.RaceOptions` carries them to the course
+:class:`~trackkit.games.snowtails.core.options.RaceOptions` carries them to the course
 (``tight_corners``, ``tie_break``) and to the engine (``bonus_first_round``,
 ``repair_draw``).
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from trackkit.games.face import Argument
 from trackkit.games.readings import Reading
-from trackkit.games.snowtails.geometry import TIE_BREAKS, TIGHT_CORNERS
-from trackkit.games.snowtails.options import REPAIR_DRAWS
+from trackkit.games.snowtails.core.course import TIE_BREAKS, TIGHT_CORNERS
+from trackkit.games.snowtails.core.options import REPAIR_DRAWS
 
 _MEASURED = "trackkit simulate reversed-ridge --players 5 --races 4000 --seed 1"
 

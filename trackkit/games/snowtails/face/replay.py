@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from trackkit.games.snowtails.race import RaceRecord
+from trackkit.games.snowtails.core.race import RaceRecord
 
 
 def positions_by_round(record: RaceRecord) -> list[tuple[Hashable, ...]]:

@@ -4,7 +4,7 @@ lay the board out of the box (:class:`trackkit.games.face.Sheet`;
 :mod:`trackkit.report.sheet` writes the PDF). Read from the track file alone: nothing is
 built, so a board too big to check still gets its sheet's tables.
 
->>> from trackkit.games.snowtails.presets import load_preset
+>>> from trackkit.games.snowtails.core.presets import load_preset
 >>> sheet = track_sheet(load_preset("husky-oval"))
 >>> [table.title for table in sheet.tables]
 ['Segments in board order', 'Start and finish', 'Trees', 'Markers', 'Buildings']
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from trackkit.board.links import pack_link
 from trackkit.games.face import PieceTable, Sheet
-from trackkit.games.snowtails.track import Address, Building, Segment, SnowTrack
+from trackkit.games.snowtails.core.track import Address, Building, Segment, SnowTrack
 
 # the Snow Tails design page's address (face LOOK) and the parameter it opens a design
-# from (trackkit.games.snowtails.pages.common.SNOW_KEY: a test keeps them alike)
+# from (trackkit.app.games.snowtails.common.SNOW_KEY: a test keeps them alike)
 DESIGN_PAGE = "snow-design"
 LINK_KEY = "snow"
 PLACES = ("Segment", "Lane", "Row or space")

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 
 from trackkit.errors import shown
-from trackkit.games.snowtails.board import compile_course
-from trackkit.games.snowtails.geometry import build_course
-from trackkit.games.snowtails.options import RaceOptions
-from trackkit.games.snowtails.presets import list_presets
-from trackkit.games.snowtails.race import RaceRecord, TournamentBatch
-from trackkit.games.snowtails.ruleset import space_name
-from trackkit.games.snowtails.track import SnowTrack
+from trackkit.games.snowtails.core.board import compile_course
+from trackkit.games.snowtails.core.course import build_course
+from trackkit.games.snowtails.core.options import RaceOptions
+from trackkit.games.snowtails.core.presets import list_presets
+from trackkit.games.snowtails.core.race import RaceRecord, TournamentBatch
+from trackkit.games.snowtails.core.ruleset import space_name
+from trackkit.games.snowtails.core.track import SnowTrack
 from trackkit.report.orderings import orderings, orderings_text
 
 

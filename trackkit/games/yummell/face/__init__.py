@@ -7,14 +7,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from trackkit.board.track import Track
 from trackkit.games.base import tileset_of
-from trackkit.games.face import Argument, Look, Page, Sheet, Shown, Step
+from trackkit.games.face import Argument, Look, Sheet, Shown, Step
 from trackkit.games.readings import reading_options
-from trackkit.games.yummell.content import load_content
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.content import load_content
+from trackkit.games.yummell.core.options import START_PATHS, RaceOptions
 from trackkit.games.yummell.face.commands import COMMANDS
 from trackkit.games.yummell.face.readings import DECK, READINGS
-from trackkit.games.yummell.options import START_PATHS, RaceOptions
 
 
 def _start_paths(text: str) -> str:
@@ -84,18 +84,6 @@ LOOK = Look(
     players_help="How many race. One count for the Design, Race, Compare and Explore pages: "
     "set here, it holds on the others. The building rule for it decides which tracks are "
     "legal.",
-    pages=(
-        Page(
-            "Design", ":material/extension:", "design", "trackkit.games.yummell.pages.design:page"
-        ),
-        Page(
-            "Tiles",
-            ":material/grid_view:",
-            "tiles",
-            "trackkit.games.yummell.pages.tiles:page",
-            last=True,
-        ),
-    ),
     summary="Yummell is a fantasy racing board game for 2 to 8 players whose track is laid "
     "from ten square tiles. trackkit lets you lay a track tile by tile with the rulebook's "
     "rules checked as you go, race it thousands of times with the full base rules, and "
@@ -129,8 +117,6 @@ LOOK = Look(
     policy_help="greedy: the reference player, fixed so results compare: the cheapest start "
     "path, its highest card as far as it goes, no rests, no events; smart: plays as a good "
     "player would",
-    race_view="trackkit.games.yummell.pages.race:VIEW",
-    compare_view="trackkit.games.yummell.pages.compare:VIEW",
 )
 
 
@@ -177,8 +163,8 @@ class YummellFace:
         return Shown(data, show_text(data, tileset_name=tileset.name))
 
     def race(self, track: Track, options: RaceOptions, seed: int) -> Shown:
+        from trackkit.games.yummell.core.record import record_race
         from trackkit.games.yummell.face.races import race_text
-        from trackkit.games.yummell.record import record_race
 
         record = record_race(track, options, seed=seed)
         return Shown(record.to_json(), race_text(record))

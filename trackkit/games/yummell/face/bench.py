@@ -39,15 +39,15 @@ from pathlib import Path
 from typing import Any
 
 from trackkit.games import get_ruleset
-from trackkit.games.yummell.content import (
+from trackkit.games.yummell.core.content import (
     ADV_EFFECT,
     CHAR_ABILITY,
     Content,
     Effect,
     load_content,
 )
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.presets import PRESET_SLUGS, load_preset
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.presets import PRESET_SLUGS, load_preset
 
 TRACK = "king-of-toads"
 PLAYERS = 5
@@ -232,7 +232,7 @@ def time_scaling(races: int, repeats: int, workers: tuple[int, ...]) -> ScalingR
 
 
 def time_exact(repeats: int) -> ExactTiming:
-    from trackkit.games.yummell import exact
+    from trackkit.games.yummell.core import exact
 
     track = load_preset(TRACK)
     exact.exact_solo(track, character=0, advantage=0, workers=1)  # compile or load
@@ -258,7 +258,7 @@ def time_cold_compile() -> float:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "trackkit.games.yummell.warmup"],
+            [sys.executable, "-m", "trackkit.games.yummell.core.warmup"],
             env=env,
             capture_output=True,
             check=True,

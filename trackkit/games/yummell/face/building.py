@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trackkit.games.yummell.building import DesignSpace, NextPlacement
+from trackkit.games.yummell.core.check import DesignSpace, NextPlacement
 
 
 def next_summary(placements: list[NextPlacement]) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ def _tiles(values: Mapping[str, Any]) -> Shown:
 
 
 def _next(values: Mapping[str, Any]) -> Shown:
-    from trackkit.games.yummell.building import next_placements
+    from trackkit.games.yummell.core.check import next_placements
     from trackkit.games.yummell.face.building import next_summary, next_text
 
     track = values["track"]
@@ -46,7 +46,7 @@ def _next(values: Mapping[str, Any]) -> Shown:
 
 def _space(values: Mapping[str, Any]) -> Shown:
     from trackkit.games.base import load_tileset
-    from trackkit.games.yummell.building import explore_design_space
+    from trackkit.games.yummell.core.check import explore_design_space
     from trackkit.games.yummell.face.building import space_summary, space_text
 
     space = explore_design_space(values["players"], load_tileset(values["tileset"], "yummell"))
@@ -55,8 +55,8 @@ def _space(values: Mapping[str, Any]) -> Shown:
 
 
 def _exact(values: Mapping[str, Any]) -> Shown:
-    from trackkit.games.yummell.content import load_content
-    from trackkit.games.yummell.exact import SoloRules, exact_solo
+    from trackkit.games.yummell.core.content import load_content
+    from trackkit.games.yummell.core.exact import SoloRules, exact_solo
     from trackkit.games.yummell.face.races import exact_text
 
     result = exact_solo(

@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from trackkit.board.track import Track
 from trackkit.errors import TrackkitError
 from trackkit.explore.profile import (
     MAX_PROFILE_RACES,
@@ -36,9 +35,10 @@ from trackkit.explore.profile import (
     profile_track,
 )
 from trackkit.games.base import race_ready
-from trackkit.games.yummell.options import RaceOptions
-from trackkit.games.yummell.policies import greedy_route
-from trackkit.games.yummell.terrain import Terrain, route_cost
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.options import RaceOptions
+from trackkit.games.yummell.core.policies import greedy_route
+from trackkit.games.yummell.core.terrain import Terrain, route_cost
 from trackkit.report.orderings import Orderings, orderings, orderings_text
 
 MIX_COLUMNS = ("plain", "woods", "hills", "swamp")  # the terrain mix's columns, in order

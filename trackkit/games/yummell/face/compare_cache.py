@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, MutableMapping
 
-from trackkit.board.track import Track
-from trackkit.games.yummell.content import Content
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.content import Content
+from trackkit.games.yummell.core.options import RaceOptions
 from trackkit.games.yummell.face.compare import Solved, TrackFigures, compare_tracks, solve_track
-from trackkit.games.yummell.options import RaceOptions
 
 SolvedKey = tuple[str, bool, str, str, str]
 

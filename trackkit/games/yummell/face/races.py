@@ -5,8 +5,8 @@ turn by turn and the exact solo length. Each result carries its own data (its
 
 from __future__ import annotations
 
-from trackkit.games.yummell.exact import ExactResult
-from trackkit.games.yummell.record import RaceRecord
+from trackkit.games.yummell.core.exact import ExactResult
+from trackkit.games.yummell.core.record import RaceRecord
 
 
 def race_text(record: RaceRecord) -> str:

@@ -1,8 +1,8 @@
 """Yummell's readings: the rules its rulebook (v1.02) leaves open, each an option of a race
 (:class:`~trackkit.games.readings.Reading`), the default SPEC.md §4's modelling decision.
 
-Each reading's option reaches the engine through :class:`~trackkit.games.yummell.setup.
-RaceOptions` (``Tables.rules``: one code per reading, :data:`~trackkit.games.yummell.setup.
+Each reading's option reaches the engine through :class:`~trackkit.games.yummell.core.course.
+RaceOptions` (``Tables.rules``: one code per reading, :data:`~trackkit.games.yummell.core.course.
 RULE_READINGS`), and the exact solver where it can change a solo race
 (``challenge_finish``, and ``draw_two``, refused for a racer with that advantage; the deck
 is the solver's own model, the infinite one). The crowding, what "advanced at least one
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from trackkit.games.face import Argument
 from trackkit.games.readings import Reading
-from trackkit.games.yummell.options import DECK_MODELS, RULE_READINGS
+from trackkit.games.yummell.core.options import DECK_MODELS, RULE_READINGS
 
 DECK = Argument(
     "deck",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from trackkit.games.yummell.record import RaceRecord
+from trackkit.games.yummell.core.record import RaceRecord
 from trackkit.render.layout import square_name as drawn_square_name
 
 OFF_BOARD = "start"  # the record's name for the place before the first square

@@ -2,7 +2,7 @@
 and its start paths, as the table needs them to lay the track out of the box
 (:class:`trackkit.games.face.Sheet`; :mod:`trackkit.report.sheet` writes the PDF).
 
->>> from trackkit.games.yummell.presets import load_preset
+>>> from trackkit.games.yummell.core.presets import load_preset
 >>> tiles, paths = track_sheet(load_preset("first-run")).tables
 >>> tiles.rows[1], paths.rows[0]
 (('2', '10', 'curve', '(2, 0)', '270°'), ('A', 'a1', '26', '39'))
@@ -10,10 +10,10 @@ and its start paths, as the table needs them to lay the track out of the box
 
 from __future__ import annotations
 
-from trackkit.board.track import Track
 from trackkit.games.base import tileset_of
 from trackkit.games.face import PieceTable, Sheet
-from trackkit.games.yummell.editing import encode_track
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.editing import encode_track
 from trackkit.games.yummell.face.texts import show_summary
 
 DESIGN_PAGE = "design"  # the Design page's address (face LOOK), whose ?track= opens a track

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from trackkit.board.graph import TrackGraph, compose, start_path_label
-from trackkit.board.tiles import TileSet
-from trackkit.board.track import Track
 from trackkit.errors import shown
 from trackkit.games import tileset_of
-from trackkit.games.yummell.presets import list_presets
-from trackkit.games.yummell.terrain import route_cost, terrain_totals
+from trackkit.games.tilekit.graph import TrackGraph, compose, start_path_label
+from trackkit.games.tilekit.tiles import TileSet
+from trackkit.games.tilekit.track import Track
+from trackkit.games.yummell.core.presets import list_presets
+from trackkit.games.yummell.core.terrain import route_cost, terrain_totals
 
 TERRAIN_LETTER = {"plain": "P", "woods": "W", "hills": "H", "swamp": "S"}
 

@@ -1,0 +1,7 @@
+"""Snow Tails' rules and engine, in the template every game follows
+(``docs/contributing.md``): ``options``, ``content``, ``track``, ``course``, ``check``,
+``rules``, ``movement``, ``state``, ``engine``, ``policies``, ``presets``, ``space``,
+``editing``, ``scene`` and ``ruleset``, importing only the shared base; Snow Tails' own
+besides them (the course as the engine's arrays, a sled's cards, the guidelines, the
+obstacles, race position, the layout on the table, races from Python and the policies'
+scores)."""

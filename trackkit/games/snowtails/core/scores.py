@@ -1,0 +1,117 @@
+"""What an outcome of a move is worth to each Snow Tails policy: their weights and scores
+(what each assumes about players: :mod:`.policies`).
+
+An outcome is where the move ends (its distance to go, :attr:`.board.Board.togo`, and the
+buildings it triggers), the collision cards taken, why it stopped and the bonus die left.
+greedy scores in rank steps; smart and bold in hundredths of a space.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from trackkit.games.snowtails.core.board import BOTHY, CHAPEL, KENNELS, TAVERN
+from trackkit.games.snowtails.core.movement import STOP_REPAIR, STOP_SLED
+from trackkit.games.snowtails.core.rules import tavern_die
+
+# greedy's penalties, in rank steps (about 5 per straight row of 5 lanes)
+GREEDY_CARD = 10  # a collision card: about two rows
+GREEDY_SLED = 5  # hitting a sled: about a row (the lost die pip is a tie-break already)
+GREEDY_REPAIR = 200  # a 5th collision card: sitting out for several rounds
+
+# smart's weights, in hundredths of a space
+SMART_SPACE = 100
+SMART_CARD = 150  # a collision card with none held: a space and a half
+SMART_CARD_HELD = 50  # and half a space more for each card already held
+SMART_REPAIR = 2500
+SMART_SLED = 50
+SMART_DIE = 40  # a pip of bonus die left over
+SMART_CHAPEL = 150  # a collision card the Chapel takes away
+SMART_KENNELS = 120  # a 5 added to the deck
+SMART_BOTHY = 30  # a 0 or 1 the Bothy swaps for a new card
+SMART_HAND = 5  # a pip kept in hand
+
+# bold's weights, in hundredths of a space (the rest as smart's)
+BOLD_CARD = 20  # a collision card with none held: the hand slot it fills
+BOLD_CARD_HELD = 20  # and as much again for each card already held (the repair nears)
+BOLD_PLACE = 250  # a place: the spaces between two sleds next in the race order (measured)
+BOLD_PACE = 50  # a pip of the dogs' speed kept for the next turn
+BOLD_LOSS = 1000  # places: with 2 sleds a repair loses the race (only when nothing else)
+
+
+class SmartContext(NamedTuple):
+    """What the smart and bold scores read of the sled that plays a candidate."""
+
+    held: int  # collision cards held before the move
+    boxed: int  # 5s left in the box (for the Kennels)
+    hand_pips: int  # pips left in hand after the play
+    low_cards: int  # cards of value up to :data:`.policies.LOW_CARD` left in hand after the play
+
+
+@njit(cache=True, inline="always")
+def greedy_score(rank: int, cards: int, stop: int) -> int:
+    """Rank after the move, minus the fixed penalties (module docstring)."""
+    score = rank - GREEDY_CARD * cards
+    if stop == STOP_SLED:
+        score -= GREEDY_SLED
+    elif stop == STOP_REPAIR:
+        score -= GREEDY_REPAIR
+    return score
+
+
+@njit(cache=True, inline="always")
+def smart_worth(
+    togo: int, trigger: int, cards: int, stop: int, die_left: int, sled: SmartContext
+) -> int:
+    """What an outcome is worth to the smart policy, in hundredths of a space (module
+    docstring): progress, collisions, bonus die, hand and the building it ends on."""
+    held, boxed, hand_pips, low_cards = sled.held, sled.boxed, sled.hand_pips, sled.low_cards
+    worth = -SMART_SPACE * togo
+    worth -= (SMART_CARD + SMART_CARD_HELD * held) * cards
+    worth += SMART_DIE * die_left + SMART_HAND * hand_pips
+    if stop == STOP_REPAIR:
+        return worth - SMART_REPAIR
+    if stop == STOP_SLED:
+        worth -= SMART_SLED
+    if trigger & CHAPEL:
+        worth += SMART_CHAPEL * (held + cards)
+    if trigger & TAVERN:
+        worth += SMART_DIE * (tavern_die(die_left) - die_left)
+    if trigger & KENNELS and boxed > 0:
+        worth += SMART_KENNELS
+    if trigger & BOTHY:
+        worth += SMART_BOTHY * low_cards
+    return worth
+
+
+@njit(cache=True, inline="always")
+def bold_worth(
+    togo: int, trigger: int, cards: int, stop: int, die_left: int, sled: SmartContext, lost: int
+) -> int:
+    """What an outcome is worth to the bold policy, in hundredths of a space (module
+    docstring): smart's worth with cheap collision cards, and a repair at the ``lost``
+    places it costs."""
+    if stop == STOP_REPAIR:  # every collision card goes: only the repair itself costs
+        worth = -SMART_SPACE * togo + SMART_DIE * die_left + SMART_HAND * sled.hand_pips
+        return worth - BOLD_PLACE * lost
+    worth = smart_worth(togo, trigger, 0, stop, die_left, sled)
+    if not trigger & CHAPEL:  # the Chapel takes the new cards away with the others
+        worth -= (BOLD_CARD + BOLD_CARD_HELD * sled.held) * cards
+    return worth
+
+
+@njit(cache=True, inline="always")
+def repair_places(rank: np.ndarray, nodes: np.ndarray, p: int, node: int) -> int:
+    """The places a repair on ``node`` costs sled ``p`` (``nodes``: every sled's space):
+    it moves again only once it is last at the start of a round, so every sled behind
+    it passes it; with 2 sleds the race ends at once and it is 2nd (:data:`BOLD_LOSS`)."""
+    if nodes.shape[0] == 2:
+        return BOLD_LOSS
+    behind = 0
+    for q in range(nodes.shape[0]):
+        if q != p and (nodes[q] < 0 or rank[nodes[q]] < rank[node]):
+            behind += 1
+    return behind
