@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trackkit.games import load_tileset
+from trackkit.games import get_ruleset, load_tileset
 from trackkit.games.tilekit.tiles import TileSet
 from trackkit.games.tilekit.track import Placement, Track
 from trackkit.games.yummell.core.check import next_placements
@@ -30,6 +30,19 @@ def test_every_preset_is_valid(slug: str, tileset: TileSet) -> None:
 def test_first_run_has_too_few_tiles_for_the_building_rule(tileset: TileSet) -> None:
     report = validate(FIRST_RUN, tileset, players=2)
     assert report.codes() == ["tile-count"]
+    assert report.problems[0].rule == "building"
+
+
+REPORT_KEYS = ["game", "track", "ok", "players", "partial", "completable", "problems", "warnings"]
+
+
+@pytest.mark.parametrize(("game", "slug"), [("yummell", "first-run"), ("snowtails", "long-trail")])
+def test_every_game_s_report_has_the_same_keys(game: str, slug: str) -> None:
+    report = validate(get_ruleset(game).load_preset(slug), players=2 if game == "yummell" else None)
+    data = report.to_json()
+    assert list(data) == REPORT_KEYS and data["game"] == game
+    found = data["problems"] + data["warnings"]
+    assert found and all(list(p) == list(found[0]) for p in found)
 
 
 def _with(track: Track, index: int, **changes: int) -> Track:
@@ -56,7 +69,7 @@ def test_each_structural_code(track: Track, code: str, index: int | None, tilese
     report = validate(track, tileset)
     assert code in report.codes()
     problem = next(p for p in report.problems if p.code == code)
-    assert problem.placement == index
+    assert problem.placement == index and problem.rule == "structure"
     assert problem.message
     if index is not None:
         assert str(track.placements[index].tile) in problem.message

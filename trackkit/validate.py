@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trackkit.board.problems import Problem
 from trackkit.games import get_ruleset
 from trackkit.games.tilekit.tiles import TileSet
 from trackkit.games.tilekit.track import DEFAULT_GAME
@@ -34,17 +35,18 @@ from trackkit.games.tilekit.track import DEFAULT_GAME
 
 @dataclass(frozen=True)
 class Report:
-    """The outcome of a validation: every problem (and guideline warning, for a game that
-    has guidelines), and for a partial track whether it can still be completed."""
+    """The outcome of a validation: every problem (an error: the track is illegal) and
+    guideline warning (for a game that has guidelines), and for a partial track whether it
+    can still be completed."""
 
     track: str
-    problems: tuple[Any, ...]
+    problems: tuple[Problem, ...]
     players: int | None = None
     partial: bool = False
     completable: bool | None = None
     # the track as composed for the checks, for a caller that goes on to race it
     composed: Any = field(default=None, compare=False, repr=False)
-    warnings: tuple[Any, ...] = ()
+    warnings: tuple[Problem, ...] = ()
     game: str = DEFAULT_GAME
 
     @property
@@ -55,17 +57,18 @@ class Report:
         return [p.code for p in self.problems]
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        """The same keys for every game (each problem's are
+        :meth:`~trackkit.board.problems.Problem.to_json`'s)."""
+        return {
+            "game": self.game,
             "track": self.track,
             "ok": self.ok,
             "players": self.players,
             "partial": self.partial,
             "completable": self.completable,
             "problems": [p.to_json() for p in self.problems],
+            "warnings": [w.to_json() for w in self.warnings],
         }
-        if self.game != DEFAULT_GAME:  # a tile track's report stays as it always was
-            data = {"game": self.game, **data, "warnings": [w.to_json() for w in self.warnings]}
-        return data
 
 
 def validate(

@@ -146,8 +146,9 @@ def test_the_small_sweep_runs_and_its_map_appears(tmp_path, monkeypatch) -> None
 
 def _explore() -> None:
     from trackkit.app import explore_page
+    from trackkit.games.face import game_of
 
-    explore_page.page()
+    explore_page.page(game_of())
 
 
 def _chart(at: AppTest) -> dict:

@@ -503,7 +503,8 @@ def test_find_on_a_tampered_folder_answers_or_refuses_cleanly(
 def _page(root: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("TRACKKIT_APP_SWEEPS", str(root))
     return AppTest.from_string(
-        "from trackkit.app import explore_page\nexplore_page.page()\n", default_timeout=120
+        "from trackkit.app import explore_page\nfrom trackkit.games.face import game_of\nexplore_page.page(game_of())\n",
+        default_timeout=120,
     ).run()
 
 

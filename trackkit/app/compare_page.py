@@ -23,7 +23,7 @@ from trackkit.app.choices import kept, players_slider
 from trackkit.app.robust_section import robust_section
 from trackkit.errors import TrackkitError
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import get_face, look_of
+from trackkit.games.face import Game
 
 YOURS = "current design"  # the key of the design being edited among the tracks
 KEEP_RUNS = 8
@@ -62,18 +62,18 @@ def _runs() -> dict[tuple[Any, ...], list[Any]]:
     return {}
 
 
-def page(game: str, view: CompareView | None = None) -> None:
+def page(game: Game, view: CompareView | None = None) -> None:
     """The Compare page of ``game``, with the hooks ``view`` its pages add (none: the page
     alone)."""
     view = CompareView() if view is None else view
-    ruleset, look = get_ruleset(game), look_of(game)
+    ruleset, look = game.ruleset, game.look
     key = f"{look.address}compare"
     st.title(view.title or f"Compare {ruleset.title} tracks")
     if view.caption:
         st.caption(view.caption)
     mine, chosen = _tracks(game, key)
     left, right = st.columns(2)
-    players = players_slider(left, game)
+    players = players_slider(left, game.name)
     races = kept(
         right.number_input,
         "Races per track",
@@ -90,7 +90,7 @@ def page(game: str, view: CompareView | None = None) -> None:
     tracks = {k: mine if k == YOURS else ruleset.load_preset(k) for k in chosen}
     if view.before is not None:
         view.before(list(tracks.values()), players)
-    run_key = (game, tuple((k, t.to_toml()) for k, t in tracks.items()), players, races, seed)
+    run_key = (game.name, tuple((k, t.to_toml()) for k, t in tracks.items()), players, races, seed)
     runs = _runs()
     if st.button("Compare", type="primary", key=f"{key}-run") or run_key in runs:
         if run_key not in runs:
@@ -101,19 +101,19 @@ def page(game: str, view: CompareView | None = None) -> None:
                 runs[run_key] = rows
         if run_key in runs:
             (view.show or _show)(runs[run_key], int(races))
-    robust_section(game, tracks, players, int(seed), key)
+    robust_section(game.name, tracks, players, int(seed), key)
 
 
-def _tracks(game: str, key: str) -> tuple[Any, list[str]]:
+def _tracks(game: Game, key: str) -> tuple[Any, list[str]]:
     """The design being edited when it can be raced, and the tracks chosen: the game's
     presets and the design, which joins the choice when it is completed and leaves it
     when it stops being valid."""
-    ruleset = get_ruleset(game)
+    ruleset = game.ruleset
     try:
-        mine, why_not = common.editor(game).current()
+        mine, why_not = common.editor(game.name).current()
     except TrackkitError:  # a game without an editor: its presets alone
         mine, why_not = None, ""
-    copied = None if mine is None else _preset_texts(game).get(mine.to_toml())
+    copied = None if mine is None else _preset_texts(game.name).get(mine.to_toml())
     if copied is not None:  # a preset as it is (an exported copy): compared once, as itself
         mine, why_not = None, f"it is the preset {ruleset.load_preset(copied).name} as it stands"
     choices = [*ruleset.presets(), *([YOURS] if mine is not None else [])]
@@ -148,16 +148,16 @@ def _preset_texts(game: str) -> dict[str, str]:
 
 
 def _compare(
-    view: CompareView, game: str, tracks: dict[str, Any], players: int, races: int, seed: int
+    view: CompareView, game: Game, tracks: dict[str, Any], players: int, races: int, seed: int
 ) -> list[Any] | None:
     """Every track raced alike, with progress; None, with the reason shown, when the
     comparison is refused."""
-    face = get_face(game)
+    face = game.face
     try:
         if view.options is not None:
             options = view.options(players)
         else:
-            policy = (get_ruleset(game).policies[0],)
+            policy = (game.ruleset.policies[0],)
             options = face.race_options(players, policy, None, {})
         if view.check is not None:
             view.check(tracks, options, races)

@@ -53,7 +53,7 @@ from trackkit.explore.find import row_track
 from trackkit.explore.profile import TrackProfile, profile_options, profile_track
 from trackkit.explore.sweep import SweepPlan, read_manifest, read_sweep
 from trackkit.games import get_ruleset
-from trackkit.games.face import look_of
+from trackkit.games.face import Game, look_of
 from trackkit.games.tilekit.track import Track
 from trackkit.render import picture_figure
 from trackkit.report.orderings import row_tie_groups
@@ -117,9 +117,9 @@ def _rows(folder: str, stamp: float) -> tuple[Any, int, int]:
     return read.to_pandas(), read.status.partitions_done, read.status.partitions
 
 
-def page(game: str | None = None) -> None:
-    """The Explore page of ``game`` (None: the registry's first)."""
-    ruleset = get_ruleset(game)
+def page(game: Game) -> None:
+    """The Explore page of ``game``."""
+    ruleset = game.ruleset
     st.title(f"Explore {ruleset.title} tracks")
     st.write(
         f"Every dot is a legal {ruleset.title} track, profiled by a sweep (`trackkit sweep "
@@ -128,12 +128,12 @@ def page(game: str | None = None) -> None:
         "track and the fair share; 0 is fair). Choose what goes across, up and in colour "
         "among the sweep's figures and the designs' own numbers. Click a dot to see the track."
     )
-    opened = _open_sweep(ruleset.name)
+    opened = _open_sweep(game)
     if opened is not None:
         _explore(*opened)
 
 
-def _open_sweep(game: str) -> tuple[SweepPlan, Any] | None:
+def _open_sweep(game: Game) -> tuple[SweepPlan, Any] | None:
     """The sweep the reader chooses, its plan and its finished rows; None with the reason
     shown (no sweep, one that cannot be read, another game's), and a small sweep offered
     where none fits."""
@@ -143,16 +143,16 @@ def _open_sweep(game: str) -> tuple[SweepPlan, Any] | None:
             "No sweep here yet (the person running the server may set "
             f"{SWEEPS_VARIABLE} to look elsewhere)."
         )
-        offer_small_sweep(sweeps_root(), game)
+        offer_small_sweep(sweeps_root(), game.name)
         return None
-    names, count = list(found), page_players(game)
+    names, count = list(found), page_players(game.name)
     of = {name: _sweep_of(folder) for name, folder in found.items()}
-    mine = [name for name in names if of[name] is not None and of[name][0] == game]
+    mine = [name for name in names if of[name] is not None and of[name][0] == game.name]
     fits = [name for name in mine if of[name][1] == count]
     name = kept(
         st.selectbox,
         "Sweep",
-        widget_key(game, "sweep"),
+        widget_key(game.name, "sweep"),
         next(iter(fits or mine or names)),
         options=names,
         format_func=lambda n: _sweep_label(n, of.get(n)),
@@ -163,32 +163,32 @@ def _open_sweep(game: str) -> tuple[SweepPlan, Any] | None:
         if plan is None:
             st.error(f"This sweep ({escaped(folder.name)}) holds no sweep.json.")
             return None
-        if plan.game != game:
+        if plan.game != game.name:
             _another_game(folder, plan, game, offer=not mine)
             return None
         frame, done, planned = _rows(str(folder), _stamp(folder))
     except TrackkitError as error:
         st.error(said(error))
         return None
-    racers = look_of(game).racers.lower()
+    racers = game.look.racers.lower()
     st.caption(
         f"{plan.players} {racers}, {len(frame):,} tracks profiled with {plan.races:,} races "
         f"each (seed {plan.seed})"
         + ("" if done == planned else f"; {done} of {planned} parts")
-        + f", each against an average track: {reference_words(get_ruleset(game), plan.players)}."
+        + f", each against an average track: {reference_words(game.ruleset, plan.players)}."
     )
     if count is not None and plan.players != count:
         st.warning(
             f"This sweep holds {plan.players}-player tracks, swept for {plan.players} "
             f"{racers}; your count of {racers} (Design, Race, Compare) is {count}. Choose a "
-            f"sweep for {count} {racers}, or run one with `trackkit sweep --game {game} "
+            f"sweep for {count} {racers}, or run one with `trackkit sweep --game {game.name} "
             f"--players {count}`.",
             icon=":material/group:",
         )
         swept = {of[n][1] for n in mine}
-        if small_sweep_players(count, game) == count and count not in swept:
+        if small_sweep_players(count, game.name) == count and count not in swept:
             with st.expander(f"Run a small sweep of {count}-player tracks"):
-                offer_small_sweep(sweeps_root(), game)
+                offer_small_sweep(sweeps_root(), game.name)
     return plan, frame
 
 
@@ -213,10 +213,10 @@ def _sweep_label(name: str, of: tuple[str, int] | None) -> str:
     return f"{name} · {title}, {of[1]} players"
 
 
-def _another_game(folder: Path, plan: SweepPlan, game: str, *, offer: bool) -> None:
+def _another_game(folder: Path, plan: SweepPlan, game: Game, *, offer: bool) -> None:
     """Refuse the sweep of ``plan``, of another game than the page's, saying why (and
     offering a small sweep of the page's game when there is none)."""
-    title = get_ruleset(game).title
+    title = game.title
     try:
         theirs = get_ruleset(plan.game).title
     except TrackkitError:
@@ -224,11 +224,11 @@ def _another_game(folder: Path, plan: SweepPlan, game: str, *, offer: bool) -> N
     st.error(
         f"This sweep ({escaped(folder.name)}) holds {theirs} tracks; this page explores "
         f"{title} tracks. Choose a sweep of {title} tracks, or run one with `trackkit sweep "
-        f"--game {game}` (see `trackkit sweep --help`)."
+        f"--game {game.name}` (see `trackkit sweep --help`)."
     )
     if offer:
         with st.expander(f"Run a small sweep of {title} tracks"):
-            offer_small_sweep(sweeps_root(), game)
+            offer_small_sweep(sweeps_root(), game.name)
 
 
 def _explore(plan: SweepPlan, frame: Any) -> None:

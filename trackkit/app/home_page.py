@@ -15,7 +15,7 @@ from trackkit.app import common, compare_page, explore_page, glossary, race_page
 from trackkit.app.games import pages_of
 from trackkit.errors import TrackkitError
 from trackkit.games.base import KNOWN, get_ruleset
-from trackkit.games.face import Look, look_of
+from trackkit.games.face import Look, game_of, look_of
 
 DEFAULT_GAME = next(iter(KNOWN))
 
@@ -43,13 +43,13 @@ def game_entries(game: str) -> list[Entry]:
     firsts = [entry for entry, last in own if not last]
     lasts = [entry for entry, last in own if last]
     race = Entry(
-        partial(race_page.page, game, added.race_view),
+        partial(race_page.page, game_of(game), added.race_view),
         _titled(look, "Race"),
         ":material/casino:",
         f"{look.address}race",
     )
     compare = Entry(
-        partial(compare_page.page, game, added.compare_view),
+        partial(compare_page.page, game_of(game), added.compare_view),
         _titled(look, "Compare"),
         ":material/leaderboard:",
         f"{look.address}compare",
@@ -58,7 +58,7 @@ def game_entries(game: str) -> list[Entry]:
     if get_ruleset(game).track_space is not None:
         after.append(
             Entry(
-                partial(explore_page.page, game),
+                partial(explore_page.page, game_of(game)),
                 _titled(look, "Explore"),
                 ":material/scatter_plot:",
                 f"{look.address}explore",
@@ -67,7 +67,7 @@ def game_entries(game: str) -> list[Entry]:
     if tune_page.tunable(game):
         after.append(
             Entry(
-                partial(tune_page.page, game),
+                partial(tune_page.page, game_of(game)),
                 _titled(look, "Tune"),
                 ":material/tune:",
                 f"{look.address}tune",

@@ -39,7 +39,7 @@ from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import reference_words
 from trackkit.explore.profile import ProfileSettings, TrackProfile, profile_track
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, get_face, look_of
+from trackkit.games.face import Argument, Game, get_face
 from trackkit.report.export import download_name, races_csv
 from trackkit.report.verdict import verdict
 from trackkit.sim.montecarlo import MAX_RACES, SimulationResult
@@ -95,13 +95,13 @@ def _results() -> dict[tuple[Any, ...], tuple[SimulationResult, Any, Any]]:
     return {}
 
 
-def page(game: str, view: RaceView | None = None) -> None:
+def page(game: Game, view: RaceView | None = None) -> None:
     """The Race page of ``game``, with the hooks ``view`` its pages add (none: the page
     alone)."""
     view = RaceView() if view is None else view
-    ruleset, face = get_ruleset(game), get_face(game)
+    ruleset, face = game.ruleset, game.face
     st.title(view.title or f"Race a {ruleset.title} track")
-    key = f"{look_of(game).address}race"
+    key = f"{game.look.address}race"
     track = (view.choose_track or _preset_or_upload(game))(key)
     content = ruleset.load_content()
     choices = _choices(game, view, track, content)
@@ -114,7 +114,7 @@ def page(game: str, view: RaceView | None = None) -> None:
     except TrackkitError as error:
         st.info(str(error))
         return
-    run_key = (game, track.to_toml(), *choices)
+    run_key = (game.name, track.to_toml(), *choices)
     cache = _results()
     start = st.button("Run races", type="primary", key=f"{key}-run")
     if start and run_key not in cache and view.on_start is not None:
@@ -135,11 +135,11 @@ def _no_record(track: Any, options: Any, *, seed: int) -> None:
     return None
 
 
-def _preset_or_upload(game: str) -> Callable[[str], Any]:
+def _preset_or_upload(game: Game) -> Callable[[str], Any]:
     """A track of ``game``: one of its presets, or a file the reader uploads."""
 
     def choose(key: str) -> Any:
-        ruleset = get_ruleset(game)
+        ruleset = game.ruleset
         source = st.radio("Track", ["A preset", "A track file"], horizontal=True, key=f"{key}-src")
         if source == "A preset":
             slugs = ruleset.presets()
@@ -152,17 +152,16 @@ def _preset_or_upload(game: str) -> Callable[[str], Any]:
                 format_func=lambda s: ruleset.load_preset(s).name,
             )
             return ruleset.load_preset(slug)
-        return read_upload_of(game, key)
+        return read_upload_of(game.name, key)
 
     return choose
 
 
-def _choices(game: str, view: RaceView, track: Any, content: Any) -> RaceChoices:
+def _choices(game: Game, view: RaceView, track: Any, content: Any) -> RaceChoices:
     """The page's widgets, each kept across pages, and what they hold."""
-    face = get_face(game)
-    look = look_of(game)
+    face, look = game.face, game.look
     left, right = st.columns(2)
-    players = players_slider(left, game)
+    players = players_slider(left, game.name)
     policies = _policies(game, players, left)
     chosen = tuple(
         (argument.name, _widget(argument, f"{look.address}race", (left, right), players, content))
@@ -185,9 +184,9 @@ def _choices(game: str, view: RaceView, track: Any, content: Any) -> RaceChoices
     return RaceChoices(players, policies, chosen, int(races), int(seed))
 
 
-def _policies(game: str, players: int, column: Any) -> tuple[str, ...]:
+def _policies(game: Game, players: int, column: Any) -> tuple[str, ...]:
     """The policy every racer plays, or several in turn (``mixed``)."""
-    ruleset, look = get_ruleset(game), look_of(game)
+    ruleset, look = game.ruleset, game.look
     offered = [*ruleset.policies, *([MIXED] if len(ruleset.policies) > 1 else [])]
     policy = kept(
         column.selectbox,
@@ -206,7 +205,7 @@ def _policies(game: str, players: int, column: Any) -> tuple[str, ...]:
 
 
 def _most(
-    game: str,
+    game: Game,
     view: RaceView,
     track: Any,
     players: int,
@@ -214,7 +213,7 @@ def _most(
     chosen: Sequence[Any],
 ) -> int:
     """The most races one run may have on ``track`` with these choices (the app's limit)."""
-    face = get_face(game)
+    face = game.face
     try:
         options = face.race_options(players, policies, None, dict(chosen))
     except TrackkitError:  # said when the races are asked for

@@ -31,7 +31,7 @@ from trackkit.app.runs import Cancelled, Progress, Run, heavy_run, session_id
 from trackkit.errors import TrackkitError, TuneFileError
 from trackkit.errors import shown as escaped
 from trackkit.games import DEFAULT_GAME, get_ruleset
-from trackkit.games.face import look_of
+from trackkit.games.face import Game
 from trackkit.limits import TUNE_RACES
 from trackkit.report.tune import write_tune_report
 from trackkit.tune.content_files import ContentFiles
@@ -85,9 +85,9 @@ class Start:
     label: str
 
 
-def page(game: str) -> None:
+def page(game: Game) -> None:
     """The Tune page of ``game``."""
-    ruleset, look = get_ruleset(game), look_of(game)
+    ruleset, look, name = game.ruleset, game.look, game.name
     key = f"{look.address}tune"
     st.title("Tune the content")
     st.write(
@@ -97,19 +97,19 @@ def page(game: str) -> None:
         "start and the best again with more races and another seed to confirm. The same as "
         "`trackkit tune` on the command line."
     )
-    if not tunable(game):
+    if not tunable(name):
         st.info(f"{ruleset.title}'s races take no content to tune yet.")
         return
     start = _start(ruleset, key)
     plan = None
     if start is not None:
-        text = _tune_text(game, ruleset, start, key)
-        plan = _planned(game, text, start) if text is not None else None
+        text = _tune_text(name, ruleset, start, key)
+        plan = _planned(name, text, start) if text is not None else None
     pressed = st.button(
         "Tune", type="primary", icon=":material/tune:", key=f"{key}-run", disabled=plan is None
     )
     _heavy_work(plan if pressed else None, start.label if start is not None else "")
-    shown = st.session_state.get(SHOWN, {}).get(game)
+    shown = st.session_state.get(SHOWN, {}).get(name)
     if shown is not None:
         tune_results.show(Path(shown), key, GO_ON)
 

@@ -6,8 +6,8 @@ ruleset's engine and adds up the columns the ruleset says a batch reports; ``rep
 formats them. A game is a folder under ``games/`` holding one object that implements
 :class:`Ruleset`, listed in :data:`KNOWN` and loaded the first time it is asked for.
 
-What every game implements (:class:`Ruleset`; ``games/yummell/ruleset.py`` and
-``games/snowtails/ruleset.py`` are the worked examples):
+What every game implements (:class:`Ruleset`; ``games/yummell/core/ruleset.py`` and
+``games/snowtails/core/ruleset.py`` are the worked examples):
 
 - ``name``, ``title``, ``players`` (race and building bounds), ``policies``;
 - ``presets()``, ``load_preset(slug)``, and ``parse_track(data, source, base)``: its track
@@ -182,14 +182,14 @@ class BatchResult:
 
 @dataclass(frozen=True)
 class TrackCheck:
-    """What a game's track rules found: ``problems`` make the track illegal, ``warnings``
-    go against a guideline and leave it legal; each has a ``code``, ``to_json()`` and a
-    ``str`` for people. ``completable`` answers, for a track still being built, whether it
-    can still be finished (None when not asked); ``composed`` is the track as composed for
-    the checks, for a caller that goes on to race or draw it."""
+    """What a game's track rules found, each a :class:`~trackkit.board.problems.Problem`:
+    ``problems`` (severity ``error``) make the track illegal, ``warnings`` go against a
+    guideline and leave it legal. ``completable`` answers, for a track still being built,
+    whether it can still be finished (None when not asked); ``composed`` is the track as
+    composed for the checks, for a caller that goes on to race or draw it."""
 
-    problems: tuple[Any, ...]
-    warnings: tuple[Any, ...] = ()
+    problems: tuple[Problem, ...]
+    warnings: tuple[Problem, ...] = ()
     completable: bool | None = None
     composed: Any = None
 

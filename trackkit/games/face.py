@@ -29,7 +29,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
-from trackkit.games.base import KNOWN, Options, get_ruleset
+from trackkit.games.base import KNOWN, Options, Ruleset, get_ruleset
 
 Kind = Literal["int", "float", "choice", "names", "switch", "text"]
 
@@ -244,6 +244,31 @@ def get_face(game: str | None = None) -> Face:
             raise TypeError(f"{package}.face.FACE does not implement the Face protocol")
         _FACES[ruleset.name] = face
     return _FACES[ruleset.name]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the front ends take it, looked up once from its name: its rules
+    (``ruleset``), what the command line and the app show of it (``face``) and how the app
+    shows it (``look``)."""
+
+    ruleset: Ruleset
+    face: Face
+    look: Look
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def title(self) -> str:
+        return self.ruleset.title
+
+
+def game_of(name: str | None = None) -> Game:
+    """The game called ``name`` (None: the default game); a :class:`TrackkitError` naming
+    the known games for any other name."""
+    return Game(get_ruleset(name), get_face(name), look_of(name))
 
 
 def face_of(track: Any) -> Face:

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from snowtails_fixtures import base_data, course_of, track_of
 
-from trackkit.games.snowtails.core.check import geometry_issues, validate_track
+from trackkit.games.snowtails.core.check import geometry_problems, validate_track
 from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
 
 SEGMENTS = base_data()["segments"]
@@ -30,7 +30,7 @@ def _codes(level: str, **changes: Any) -> set[str]:
 
 
 def test_the_base_track_has_no_issue_at_all() -> None:
-    assert validate_track(track_of(base_data())).issues == ()
+    assert validate_track(track_of(base_data())).problems == ()
 
 
 # One minimal change per error: the change, and the code it must raise.
@@ -130,7 +130,7 @@ def test_each_error_is_raised_by_a_minimal_broken_track(code: str, changes: dict
     result = validate_track(track_of(base_data(**changes)))
     assert code in {i.code for i in result.errors}, result.lines()
     assert not result.ok
-    for issue in result.issues:
+    for issue in result.problems:
         assert "\n" not in issue.message and issue.message.rstrip().endswith((".", ")"))
 
 
@@ -142,11 +142,11 @@ def test_geometry_inconsistent_is_reported_not_raised() -> None:
     graph.remove_edge(("a", 2, 2), ("a", 2, 3))
     graph.add_edge(("a", 2, 2), ("a", 2, 4), kind="ahead")  # skips a space
     broken = dataclasses.replace(course, graph=graph)
-    issues = geometry_issues(broken)
+    issues = geometry_problems(broken)
     assert [i.code for i in issues] == ["geometry-inconsistent"] * 2
     assert "lane 3, not lane 0" in issues[0].message
     assert "does not start where this one ends" in issues[1].message
-    assert geometry_issues(course) == []
+    assert geometry_problems(course) == []
 
 
 @pytest.mark.parametrize(
@@ -239,7 +239,7 @@ def test_each_guideline_gives_a_warning_not_an_error(code: str, changes: dict[st
     result = validate_track(track_of(base_data(**changes)))
     assert code in {i.code for i in result.warnings}, result.lines()
     assert result.ok, result.lines()
-    assert all(i.level == "warning" for i in result.warnings)
+    assert all(i.severity == "warning" for i in result.warnings)
 
 
 def test_guidelines_that_are_followed_give_no_warning() -> None:

@@ -68,9 +68,9 @@ def _check_loaded(track: SnowTrack, *, race: bool = True) -> None:
     when it is valid and is refused, in one line, when it is not."""
     course = build_course(track)
     result = validate_track(track, course)
-    assert "geometry-inconsistent" not in {i.code for i in result.issues}
-    for issue in result.issues:
-        assert issue.level in ("error", "warning")
+    assert "geometry-inconsistent" not in {i.code for i in result.problems}
+    for issue in result.problems:
+        assert issue.severity in ("error", "warning")
         assert "\n" not in issue.message and issue.code
     if result.ok:
         assert course.start_spaces and course.finish_spaces

@@ -39,7 +39,7 @@ def test_each_demo_is_a_marked_reconstruction_that_validates(slug: str) -> None:
 def test_the_oval_is_a_first_race_with_trees_on_straights_only() -> None:
     track = load_preset("husky-oval")
     result = validate_track(track)
-    assert track.beginner and not track.buildings and result.issues == ()
+    assert track.beginner and not track.buildings and result.problems == ()
     assert all(not track.segment(t.segment).is_corner for t in track.trees)  # type: ignore[union-attr]
 
 
@@ -56,7 +56,7 @@ def test_the_reversed_ridge_is_reversed_with_tight_corners() -> None:
     track = load_preset("reversed-ridge")
     assert track.direction == "reversed"
     assert [s.id for s in track.segments if s.tight] == ["upper-hairpin", "lower-hairpin"]
-    assert validate_track(track).issues == ()
+    assert validate_track(track).problems == ()
 
 
 def test_the_chicane_turns_one_way_then_straight_back() -> None:

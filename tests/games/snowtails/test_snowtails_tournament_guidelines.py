@@ -14,7 +14,7 @@ from snowtails_fixtures import base_data, track_of
 
 from trackkit.games.snowtails.core.check import validate_track
 from trackkit.games.snowtails.core.course import build_course
-from trackkit.games.snowtails.core.guidelines import guideline_issues
+from trackkit.games.snowtails.core.guidelines import guideline_problems
 from trackkit.games.snowtails.core.track import SnowTrack
 
 Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture of tests/conftest.py
@@ -32,7 +32,7 @@ EARLY = _with_kennels("a", [2, 3])  # on the first straight
 
 
 def _codes(track: SnowTrack, race: int | None) -> set[str]:
-    return {issue.code for issue in guideline_issues(build_course(track), race)}
+    return {issue.code for issue in guideline_problems(build_course(track), race)}
 
 
 def test_a_single_race_wants_the_kennels_in_the_first_third() -> None:
@@ -67,7 +67,7 @@ def test_the_other_guidelines_hold_in_every_race() -> None:
 
 def test_a_tournament_has_three_races() -> None:
     with pytest.raises(ValueError, match="1 to 3"):
-        guideline_issues(build_course(LATE), 4)
+        guideline_problems(build_course(LATE), 4)
 
 
 def _files(tmp_path: Path, *tracks: SnowTrack) -> list[str]:
@@ -93,7 +93,7 @@ def test_the_tournament_warns_late_kennels_on_race_3_not_on_race_1(
     code, out, _ = _tournament(cli, _files(tmp_path, EARLY, EARLY, LATE), "--json")
     late = [w for w in json.loads(out)["warnings"] if w["code"] == "kennels-late"]
     assert code == 0 and [w["race"] for w in late] == [3]  # warned, and played
-    assert late[0]["level"] == "warning" and late[0]["field"] == "buildings[0]"
+    assert late[0]["severity"] == "warning" and late[0]["field"] == "buildings[0]"
 
 
 def test_the_tournament_text_lists_the_warnings_after_the_figures(cli: Cli, tmp_path: Path) -> None:

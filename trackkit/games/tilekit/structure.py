@@ -21,6 +21,10 @@ from trackkit.games.tilekit.graph import TrackGraph, compose, start_path_label
 from trackkit.games.tilekit.tiles import Tile, TileRole, TileSet
 from trackkit.games.tilekit.track import Track
 
+# The rule these problems break, as a problem's ``rule`` names it: the structure a track
+# needs in every tile game (a game's own rules name theirs)
+RULE = "structure"
+
 
 def is_finished(track: Track, tileset: TileSet) -> bool:
     """Whether the last tile placed is the finish tile: nothing can be placed after it."""
@@ -39,6 +43,7 @@ def check_structure(
             Problem(
                 "empty",
                 f"the track has no tiles; place the start tile ({tileset.start.number}) first",
+                rule=RULE,
             )
         ]
     problems = _placement_problems(track, tileset)
@@ -60,6 +65,7 @@ def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
                     "unknown-tile",
                     f"there is no tile {p.tile} in the tile set '{tileset.name}'; "
                     f"its tiles are {known}",
+                    rule=RULE,
                     placement=index,
                     tile=p.tile,
                 )
@@ -70,6 +76,7 @@ def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
                     "bad-rotation",
                     f"tile {p.tile} is rotated {p.rotation}°; tiles turn by quarter turns: "
                     f"use 0, 90, 180 or 270 (perhaps {p.rotation % 360 // 90 * 90})",
+                    rule=RULE,
                     placement=index,
                     tile=p.tile,
                 )
@@ -81,6 +88,7 @@ def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
                     "duplicate-tile",
                     f"tile {p.tile} is already placed at ({other.x}, {other.y}) (placement "
                     f"{first_use[p.tile] + 1}); the box has one of each tile",
+                    rule=RULE,
                     placement=index,
                     tile=p.tile,
                 )
@@ -94,6 +102,7 @@ def _placement_problems(track: Track, tileset: TileSet) -> list[Problem]:
                     "overlap",
                     f"cell ({p.x}, {p.y}) already holds tile {other.tile} (placement "
                     f"{first_cell[p.cell] + 1}); move tile {p.tile} to a free cell",
+                    rule=RULE,
                     placement=index,
                     tile=p.tile,
                 )
@@ -119,7 +128,11 @@ def _start_and_finish_problems(track: Track, tileset: TileSet, *, partial: bool)
     start, finish = tileset.start.number, tileset.finish.number
     if not starts:
         problems.append(
-            Problem("missing-start", f"the start tile ({start}) is not placed; it goes first")
+            Problem(
+                "missing-start",
+                f"the start tile ({start}) is not placed; it goes first",
+                rule=RULE,
+            )
         )
     for index in starts:
         if index != 0:
@@ -127,13 +140,18 @@ def _start_and_finish_problems(track: Track, tileset: TileSet, *, partial: bool)
                 Problem(
                     "start-not-first",
                     f"the start tile is placement {index + 1}; it must be placed first",
+                    rule=RULE,
                     placement=index,
                     tile=start,
                 )
             )
     if not finishes and not partial:
         problems.append(
-            Problem("missing-finish", f"the finish tile ({finish}) is not placed; it goes last")
+            Problem(
+                "missing-finish",
+                f"the finish tile ({finish}) is not placed; it goes last",
+                rule=RULE,
+            )
         )
     for index in finishes:
         if index != last:
@@ -142,6 +160,7 @@ def _start_and_finish_problems(track: Track, tileset: TileSet, *, partial: bool)
                     "finish-not-last",
                     f"the finish tile is placement {index + 1} of {last + 1}; it must be "
                     "placed last",
+                    rule=RULE,
                     placement=index,
                     tile=finish,
                 )
@@ -170,6 +189,7 @@ def _joint_problems(track: Track, tileset: TileSet, composed: TrackGraph) -> lis
                     "not-adjacent",
                     f"{a.describe()} does not touch the tile placed before it, "
                     f"{b.describe()}{where}. Place tile {a.tile} there.",
+                    rule=RULE,
                     placement=joint.index,
                     tile=a.tile,
                 )
@@ -200,6 +220,7 @@ def _joint_problems(track: Track, tileset: TileSet, composed: TrackGraph) -> lis
             Problem(
                 "junction-mismatch",
                 f"{a.describe()} does not connect to {b.describe()}: " + "; ".join(reasons),
+                rule=RULE,
                 placement=joint.index,
                 tile=a.tile,
             )
@@ -225,6 +246,7 @@ def _connectivity_problems(track: Track, composed: TrackGraph, *, partial: bool)
                     f"the finish cannot be reached from start path(s) {paths}: the path "
                     f"breaks after placement {furthest + 1} "
                     f"(tile {track.placements[furthest].tile}); fix the joint there",
+                    rule=RULE,
                     placement=furthest,
                     tile=track.placements[furthest].tile,
                 )
@@ -241,6 +263,7 @@ def _connectivity_problems(track: Track, composed: TrackGraph, *, partial: bool)
                 "unreachable",
                 f"{count} square(s) of {p.describe()} cannot be reached from the start: "
                 "it is not on the path from the start tile",
+                rule=RULE,
                 placement=index,
                 tile=p.tile,
             )

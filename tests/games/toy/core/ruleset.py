@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from trackkit.board.datafile import read_toml
+from trackkit.board.problems import Problem
 from trackkit.errors import ContentFileError, TrackFileError
 from trackkit.games.base import (
     BatchResult,
@@ -50,18 +51,6 @@ class ToyTrack:
     def to_toml(self) -> str:
         mud = ", ".join(str(m) for m in self.mud)
         return f'game = "toy"\nname = "{self.name}"\nlength = {self.length}\nmud = [{mud}]\n'
-
-
-@dataclass(frozen=True)
-class ToyProblem:
-    code: str
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
-
-    def __str__(self) -> str:
-        return f"{self.message} [{self.code}]"
 
 
 @dataclass(frozen=True)
@@ -171,9 +160,9 @@ class Toy:
     def check_track(self, track: ToyTrack, **_: Any) -> TrackCheck:
         problems = []
         if not 3 <= track.length <= 200:
-            problems.append(ToyProblem("bad-length", "a lane has 3 to 200 spaces"))
+            problems.append(Problem("bad-length", "a lane has 3 to 200 spaces", field="length"))
         if any(not 0 < m < track.length for m in track.mud):
-            problems.append(ToyProblem("mud-off-lane", "mud lies off the lane"))
+            problems.append(Problem("mud-off-lane", "mud lies off the lane", field="mud"))
         return TrackCheck(tuple(problems), composed=track)
 
     def content_folder(self) -> Path:

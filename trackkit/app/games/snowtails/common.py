@@ -15,12 +15,12 @@ import streamlit as st
 from trackkit.app import common
 from trackkit.app.fairness import plain
 from trackkit.board.links import pack_link, unpack_link, uploaded_text
+from trackkit.board.problems import Problem
 from trackkit.errors import TrackkitError
 from trackkit.games.base import parse_game_track_toml
 from trackkit.games.snowtails import GAME
 from trackkit.games.snowtails.core.check import validate_track
 from trackkit.games.snowtails.core.editing import EditHistory
-from trackkit.games.snowtails.core.issues import Issue
 from trackkit.games.snowtails.core.presets import PRESET_SLUGS, load_preset
 from trackkit.games.snowtails.core.track import Address, SnowTrack
 from trackkit.limits import CostLimitError
@@ -63,21 +63,21 @@ def field_words(field: str, track: SnowTrack) -> str:
     return f"{thing}, {rest.replace('_', ' ')}" if rest else thing
 
 
-def issue_text(issue: Issue, track: SnowTrack) -> str:
-    """An issue as the pages show it (Markdown): its code, the thing it concerns in words,
+def problem_text(problem: Problem, track: SnowTrack) -> str:
+    """A problem as the pages show it (Markdown): its code, the thing it concerns in words,
     and its message."""
-    where = field_words(issue.field, track) if issue.field else ""
+    where = field_words(problem.field, track) if problem.field else ""
     where = where[:1].upper() + where[1:]
-    return f"**{issue.code}**: " + (f"{plain(where)}: " if where else "") + plain(issue.message)
+    return f"**{problem.code}**: " + (f"{plain(where)}: " if where else "") + plain(problem.message)
 
 
-def issue_spaces(issues: Iterable[Issue], track: SnowTrack) -> set[Address]:
-    """The spaces the ``issues`` name: each one's own, and a building's footprint."""
+def problem_spaces(problems: Iterable[Problem], track: SnowTrack) -> set[Address]:
+    """The spaces the ``problems`` name: each one's own, and a building's footprint."""
     spaces: set[Address] = set()
-    for issue in issues:
-        if issue.where is not None:
-            spaces.add(issue.where)
-        found = _LIST_ITEM.match(issue.field or "")
+    for problem in problems:
+        if problem.where is not None:
+            spaces.add(Address(*problem.where))
+        found = _LIST_ITEM.match(problem.field or "")
         if found and found.group(1) == "buildings" and int(found.group(2)) < len(track.buildings):
             spaces.update(track.buildings[int(found.group(2))].footprint())
     return spaces
@@ -257,7 +257,7 @@ def choose_track(key: str) -> SnowTrack | None:
         if errors:
             st.warning(
                 f"The current design ({plain(track.name)}) breaks a rule:\n\n"
-                + "\n".join(f"- {issue_text(e, track)}" for e in errors)
+                + "\n".join(f"- {problem_text(e, track)}" for e in errors)
             )
             return None
         st.caption(f"The design from the Snow Tails Design page: {track.name}.")
@@ -276,7 +276,8 @@ def choose_track(key: str) -> SnowTrack | None:
         return None
     if errors:
         st.error(
-            "This track breaks a rule:\n\n" + "\n".join(f"- {issue_text(e, track)}" for e in errors)
+            "This track breaks a rule:\n\n"
+            + "\n".join(f"- {problem_text(e, track)}" for e in errors)
         )
         return None
     return track
@@ -285,7 +286,7 @@ def choose_track(key: str) -> SnowTrack | None:
 common.keeps_in_address(SNOW_KEY, lambda: st.session_state.get(SNOW_ADDRESS, common.LEAVE))
 
 
-def _errors(track: SnowTrack) -> list[Issue] | None:
+def _errors(track: SnowTrack) -> tuple[Problem, ...] | None:
     """The track rules ``track`` breaks, or None with the refusal shown in one line when
     the board is over the server's limit (it is not checked, so not raced)."""
     try:
@@ -302,7 +303,7 @@ def _current() -> tuple[SnowTrack | None, str]:
     except CostLimitError as refusal:  # over the server's board limit: not raced here
         return None, plain(str(refusal))
     if errors:
-        return None, f"the design breaks a rule: {issue_text(errors[0], track)}"
+        return None, f"the design breaks a rule: {problem_text(errors[0], track)}"
     return track, ""
 
 

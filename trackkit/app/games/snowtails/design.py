@@ -14,9 +14,9 @@ from trackkit.app.games.snowtails.common import (
     GAME_TITLE,
     RECONSTRUCTED,
     history,
-    issue_spaces,
-    issue_text,
     mark_spaces,
+    problem_spaces,
+    problem_text,
     read_upload,
     set_history,
 )
@@ -75,7 +75,7 @@ def page() -> None:
         checked = refusal
     named = set(st.session_state.get("snow_refusal_spaces", ()))
     if isinstance(checked, Validation):
-        named |= issue_spaces(checked.issues, track)
+        named |= problem_spaces(checked.problems, track)
     with board:
         clicked = _clicked_space(_board(track, named))
     with st.expander("Or name the space"):
@@ -166,11 +166,11 @@ def _apply(current: EditHistory, tool: Tool, address: Address) -> None:
         st.rerun()
     if outcome.refused:
         where = current.track.describe(address)
-        refused = edited(current.track, tool, address)  # the track the issues speak of
+        refused = edited(current.track, tool, address)  # the track the problems speak of
         st.session_state.snow_refusal = f"{TOOL_LABELS[tool]} at {where} refused:\n\n" + (
-            "\n".join(f"- {issue_text(i, refused)}" for i in outcome.refused)
+            "\n".join(f"- {problem_text(i, refused)}" for i in outcome.refused)
         )
-        spaces = issue_spaces(outcome.refused, refused) | {address}
+        spaces = problem_spaces(outcome.refused, refused) | {address}
         st.session_state.snow_refusal_spaces = spaces
         st.session_state.snow_board_version = st.session_state.get("snow_board_version", 0) + 1
         st.rerun()  # the board again, the refused space ringed
@@ -202,10 +202,10 @@ def _validation(track: SnowTrack, result: Validation | CostLimitError) -> None:
         st.success("The track obeys every track rule of the rulebook.")
     elif result.ok:  # legal, but not "every rule" beside a guideline it goes against
         st.warning(f"The track breaks no track rule; {unfollowed} not followed:")
-    for issue in result.errors:
-        st.error(issue_text(issue, track))
-    for issue in result.warnings:
-        st.info(f"Guideline: {issue_text(issue, track)}")
+    for problem in result.errors:
+        st.error(problem_text(problem, track))
+    for problem in result.warnings:
+        st.info(f"Guideline: {problem_text(problem, track)}")
 
 
 def counted(number: int, thing: str) -> str:

@@ -1,14 +1,13 @@
 """The Snow Tails track validator: what makes a track unplayable (errors) and what goes
 against the rulebook's guidelines (warnings), SNOWTAILS.md §2.5.
 
-Each finding is an :class:`Issue` with a stable ``code`` (scripts and tests match on it),
-the track file ``field`` it concerns, the board address when there is one, and a message
-that names the place (segment, lane, row or space, as the file numbers them) and the fix.
-
-The :class:`~.issues.Issue` type, and why it is not the shared
-:class:`~trackkit.board.problems.Problem`, is in :mod:`.issues`. This module checks the
-route, its geometry, the start and the finish; :mod:`.obstacles` checks trees, buildings
-and markers, and :mod:`.guidelines` gives the warnings.
+Each finding is a :class:`~trackkit.board.problems.Problem` (every game's type), an
+``error`` or a ``warning``, with a stable ``code`` (scripts and tests match on it), the
+track file ``field`` it concerns, the board address (``where``) when there is one, and a
+message that names the place (segment, lane, row or space, as the file numbers them) and
+the fix; :mod:`.issues` holds the :class:`~.issues.Validation` that gathers them. This
+module checks the route, its geometry, the start and the finish; :mod:`.obstacles` checks
+trees, buildings and markers, and :mod:`.guidelines` gives the warnings.
 
 Errors: ``route-branches``, ``lane-count-mismatch``, ``geometry-inconsistent``,
 ``no-start-row``, ``no-finish-line``, ``finish-without-runoff``, ``runoff-too-long``,
@@ -36,11 +35,11 @@ from typing import Any
 
 import networkx as nx
 
+from trackkit.board.problems import Problem
 from trackkit.games.snowtails.core.content import Components, load_components
 from trackkit.games.snowtails.core.course import Course, build_course
-from trackkit.games.snowtails.core.guidelines import guideline_issues
+from trackkit.games.snowtails.core.guidelines import guideline_problems
 from trackkit.games.snowtails.core.issues import (
-    Issue,
     Validation,
     off_route,
     raced,
@@ -48,10 +47,14 @@ from trackkit.games.snowtails.core.issues import (
     start_row,
     unknown_segment,
 )
-from trackkit.games.snowtails.core.obstacles import building_issues, marker_issues, tree_issues
+from trackkit.games.snowtails.core.obstacles import (
+    building_problems,
+    marker_problems,
+    tree_problems,
+)
 from trackkit.games.snowtails.core.track import Address, SnowTrack
 
-# Trap spaces are listed one by one up to this many; more are summed up in one issue.
+# Trap spaces are listed one by one up to this many; more are summed up in one problem.
 MAX_LISTED = 8
 
 
@@ -67,29 +70,29 @@ def validate_track(
     track is for (1-3, whose guidelines differ), None for a single race."""
     course = course if course is not None else build_course(track)
     components = components if components is not None else load_components()
-    issues = [
+    problems = [
         *_route(course),
-        *geometry_issues(course),
+        *geometry_problems(course),
         *_start(course),
         *_finish(course),
         *_reachability(course),
-        *tree_issues(course, components),
-        *building_issues(course, components),
-        *marker_issues(course, components),
-        *guideline_issues(course, race),
+        *tree_problems(course, components),
+        *building_problems(course, components),
+        *marker_problems(course, components),
+        *guideline_problems(course, race),
     ]
-    issues.sort(key=lambda i: i.level != "error")  # stable: errors first, in check order
-    return Validation(track.source, tuple(issues))
+    problems.sort(key=lambda p: p.severity != "error")  # stable: errors first, in check order
+    return Validation(track.source, tuple(problems))
 
 
 # --- the route and its geometry ------------------------------------------------------------
 
 
-def _route(course: Course) -> list[Issue]:
-    issues = []
+def _route(course: Course) -> list[Problem]:
+    problems = []
     for branch in course.branches:
-        issues.append(
-            Issue(
+        problems.append(
+            Problem(
                 "route-branches",
                 f"the route forks after segment {branch.segment}: "
                 f"{', '.join(branch.continuations)} all continue from it, so a sled could "
@@ -102,8 +105,8 @@ def _route(course: Course) -> list[Issue]:
     route = [s for s in (track.segment(i) for i in course.route) if s is not None]
     for before, after in pairwise(route):
         if before.lanes != after.lanes:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "lane-count-mismatch",
                     f"segment {before.id} has {before.lanes} lanes and segment {after.id}, "
                     f"which it meets, has {after.lanes}: lanes cannot be followed across the "
@@ -112,10 +115,10 @@ def _route(course: Course) -> list[Issue]:
                     field="segments",
                 )
             )
-    return issues
+    return problems
 
 
-def geometry_issues(course: Course) -> list[Issue]:
+def geometry_problems(course: Course) -> list[Problem]:
     """Check the graph's geometry (SNOWTAILS.md §2.5.2): every space has back < front,
     ``ahead`` stays in its lane and goes forward, and each drift enters the neighbouring
     lane on its side at the space spanning the source's front edge. A fault here is a bug
@@ -130,7 +133,7 @@ def geometry_issues(course: Course) -> list[Issue]:
         if fault:
             faults.append(f"{kind} from {course.track.describe(source)}: {fault}")
     return [
-        Issue(
+        Problem(
             "geometry-inconsistent",
             f"{fault}. The track's spaces do not fit together; please report this with the "
             "track file.",
@@ -154,7 +157,7 @@ def _edge_fault(source: dict[str, Any], target: dict[str, Any], kind: str) -> st
 # --- start and finish ----------------------------------------------------------------------
 
 
-def _start(course: Course) -> list[Issue]:
+def _start(course: Course) -> list[Problem]:
     """One open start space per lane, on a straight of the route, before the finish."""
     track = course.track
     start = track.start
@@ -172,10 +175,10 @@ def _start(course: Course) -> list[Issue]:
     elif segment.id not in course.route:
         problem = off_route(course, segment.id) + "; start on a straight of the route"
     if problem is not None:
-        return [Issue("no-start-row", problem + ".", field="start")]
+        return [Problem("no-start-row", problem + ".", field="start")]
     if not raced(course, start.segment) or _start_beyond_finish(course):
         return [
-            Issue(
+            Problem(
                 "finish-unreachable",
                 f"the start row (segment {start.segment}, row {start.row}) lies beyond the "
                 f"finish line (segment {track.finish.segment}, line {track.finish.line}) in "
@@ -188,7 +191,7 @@ def _start(course: Course) -> list[Issue]:
     if blocked:
         lanes = ", ".join(str(a.lane) for a in blocked)
         return [
-            Issue(
+            Problem(
                 "no-start-row",
                 f"the start row (segment {start.segment}, row {start.row}) has markers in lane(s) "
                 f"{lanes}; it needs one open space per lane. Move the markers.",
@@ -203,7 +206,7 @@ def _start_beyond_finish(course: Course) -> bool:
     return start is not None and finish is not None and start > finish
 
 
-def _finish(course: Course) -> list[Issue]:
+def _finish(course: Course) -> list[Problem]:
     track = course.track
     finish = track.finish
     segment = track.segment(finish.segment)
@@ -220,10 +223,10 @@ def _finish(course: Course) -> list[Issue]:
             f"{finish.line}; pick one of them"
         )
     if problem is not None:
-        return [Issue("no-finish-line", problem + ".", field="finish.line")]
+        return [Problem("no-finish-line", problem + ".", field="finish.line")]
     if finish.runoff_rows < 1:
         return [
-            Issue(
+            Problem(
                 "finish-without-runoff",
                 "runoff_rows = 0 leaves no space beyond the finish line, but sleds cross it and "
                 "drive on (rulebook D). Give at least 1 (trackkit's default is 3).",
@@ -236,7 +239,7 @@ def _finish(course: Course) -> list[Issue]:
     return []
 
 
-def _runoff_too_long(course: Course, beyond: int) -> Issue:
+def _runoff_too_long(course: Course, beyond: int) -> Problem:
     finish = course.track.finish
     rows = rows_of(course, finish.segment)
     fits = rows - finish.runoff_rows if course.track.direction == "forward" else finish.runoff_rows
@@ -245,7 +248,7 @@ def _runoff_too_long(course: Course, beyond: int) -> Issue:
         fixes.insert(0, f"set line = {fits}")
     if beyond > 0:
         fixes.append(f"set runoff_rows = {beyond}")
-    return Issue(
+    return Problem(
         "runoff-too-long",
         f"segment {finish.segment} has {beyond} row(s) beyond the finish line at {finish.line} "
         f"in the direction of travel, fewer than runoff_rows = {finish.runoff_rows}. "
@@ -264,34 +267,34 @@ def _rows_beyond(course: Course) -> int:
     return rows - finish.line if course.track.direction == "forward" else finish.line
 
 
-def _reachability(course: Course) -> list[Issue]:
+def _reachability(course: Course) -> list[Problem]:
     """The finish is reachable from every start space (buildings and markers are walls,
     trees and sleds are ignored), and no reachable space is a trap."""
     graph = course.graph
     starts = course.start_spaces
     if not starts:
         return []
-    issues = []
+    problems = []
     finishes = course.finish_spaces
     if finishes:  # none: the finish itself is wrong, and reported as such
         reaching = set(finishes).union(*(nx.ancestors(graph, f) for f in finishes))
         stuck = [s for s in starts if s not in reaching]
         if stuck:
-            issues.append(_finish_unreachable(course, stuck))
+            problems.append(_finish_unreachable(course, stuck))
     reachable = set(starts).union(*(nx.descendants(graph, s) for s in starts))
     traps = sorted(
         node for node in reachable if _is_trap(graph.nodes[node], graph.out_degree(node))
     )
-    issues += [_trap(course, node) for node in traps[:MAX_LISTED]]
+    problems += [_trap(course, node) for node in traps[:MAX_LISTED]]
     if len(traps) > MAX_LISTED:
-        issues.append(
-            Issue(
+        problems.append(
+            Problem(
                 "trap-space",
                 f"and {len(traps) - MAX_LISTED} more spaces with no way on.",
                 field="buildings",
             )
         )
-    return issues
+    return problems
 
 
 def _is_trap(attrs: dict[str, Any], moves: int) -> bool:
@@ -300,9 +303,9 @@ def _is_trap(attrs: dict[str, Any], moves: int) -> bool:
     return moves == 0 and not attrs["beyond_finish"] and attrs["ahead_blocker"] != "end"
 
 
-def _finish_unreachable(course: Course, stuck: list[Address]) -> Issue:
+def _finish_unreachable(course: Course, stuck: list[Address]) -> Problem:
     lanes = ", ".join(str(a.lane) for a in sorted(stuck))
-    return Issue(
+    return Problem(
         "finish-unreachable",
         f"no sled starting in lane(s) {lanes} of the start row can reach the finish: "
         "buildings, markers or the track side wall every way there. Move the building or "
@@ -311,7 +314,7 @@ def _finish_unreachable(course: Course, stuck: list[Address]) -> Issue:
     )
 
 
-def _trap(course: Course, node: Address) -> Issue:
+def _trap(course: Course, node: Address) -> Problem:
     attrs = course.graph.nodes[node]
     walls = ", ".join(
         f"{kind.replace('_', ' ')}: {attrs[f'{kind}_blocker']}"
@@ -319,7 +322,7 @@ def _trap(course: Course, node: Address) -> Issue:
     )
     blockers = {attrs[f"{kind}_blocker"] for kind in ("ahead", "drift_left", "drift_right")}
     field = "buildings" if "building" in blockers else "markers" if "marker" in blockers else None
-    return Issue(
+    return Problem(
         "trap-space",
         f"{course.track.describe(node)} has no way on ({walls}): a sled there could never move "
         "again. Move the building or marker that walls it in (a building must leave a lane "

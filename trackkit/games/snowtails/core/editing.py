@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
+from trackkit.board.problems import Problem
 from trackkit.errors import TrackkitError
 from trackkit.games.snowtails.core.check import validate_track
-from trackkit.games.snowtails.core.issues import Issue
 from trackkit.games.snowtails.core.track import Address, Building, SnowTrack
 
 Tool = Literal["tree", "marker", "kennels", "chapel", "bothy", "tavern", "remove"]
@@ -110,8 +110,8 @@ class EditOutcome:
     the guideline warnings the new track has."""
 
     track: SnowTrack
-    refused: tuple[Issue, ...]
-    warnings: tuple[Issue, ...]
+    refused: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
 
 
 def try_edit(track: SnowTrack, tool: Tool, address: Address) -> EditOutcome:

@@ -16,15 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
+from trackkit.board.problems import Problem
 from trackkit.games.snowtails.core.course import Course, Space
-from trackkit.games.snowtails.core.issues import Issue, place_problem, start_row, warning
+from trackkit.games.snowtails.core.issues import place_problem, start_row, warning
 from trackkit.games.snowtails.core.track import Address, Building
 
 TOURNAMENT_RACES = 3  # a tournament is 3 races (rulebook E)
 NEAR_THE_START = Fraction(1, 3)  # race 3's Kennels: "near the start", read as a third [R]
 
 
-def guideline_issues(course: Course, race: int | None = None) -> list[Issue]:
+def guideline_problems(course: Course, race: int | None = None) -> list[Problem]:
     """Every guideline ``course`` goes against, as warnings; ``race`` is which race of a
     tournament it is (1-3), None for a single race."""
     if race is not None and not 1 <= race <= TOURNAMENT_RACES:
@@ -53,12 +54,12 @@ def _kennels_late(share: Fraction, race: int | None) -> str | None:
     return None  # races 1 and 2 of a tournament: anywhere
 
 
-def _building_guidelines(course: Course, race: int | None) -> list[Issue]:
+def _building_guidelines(course: Course, race: int | None) -> list[Problem]:
     track = course.track
     kinds = {b.kind for b in track.buildings}
-    issues = []
+    problems = []
     if track.beginner and kinds:
-        issues.append(
+        problems.append(
             warning(
                 "beginner-buildings",
                 "buildings are not used in the first race (rulebook F); remove them, or drop "
@@ -67,7 +68,7 @@ def _building_guidelines(course: Course, race: int | None) -> list[Issue]:
             )
         )
     if len(kinds) not in (0, 2, 3):
-        issues.append(
+        problems.append(
             warning(
                 "building-count",
                 f"the track has {len(kinds)} building(s); the rulebook suggests 2 or 3 per "
@@ -81,9 +82,9 @@ def _building_guidelines(course: Course, race: int | None) -> list[Issue]:
             continue
         late = _kennels_late(share, race) if building.kind == "kennels" else None
         if late is not None:
-            issues.append(warning("kennels-late", late, f"buildings[{index}]"))
+            problems.append(warning("kennels-late", late, f"buildings[{index}]"))
         if building.kind == "chapel" and share < Fraction(1, 2):
-            issues.append(
+            problems.append(
                 warning(
                     "chapel-early",
                     f"the Chapel begins {float(share):.0%} of the way from the start to the "
@@ -91,7 +92,7 @@ def _building_guidelines(course: Course, race: int | None) -> list[Issue]:
                     f"buildings[{index}]",
                 )
             )
-    return issues
+    return problems
 
 
 def _share_of_race(course: Course, building: Building) -> Fraction | None:
@@ -115,16 +116,16 @@ def _share_of_race(course: Course, building: Building) -> Fraction | None:
     return Fraction(before, len(race))
 
 
-def _tree_guidelines(course: Course) -> list[Issue]:
+def _tree_guidelines(course: Course) -> list[Problem]:
     track = course.track
-    issues = []
+    problems = []
     placed = [(i, t) for i, t in enumerate(track.trees) if place_problem(course, t) is None]
     starting = start_row(course)
     for index, tree in placed:
         space = course.spaces[tree]
         beyond = course.finish_line is not None and space.back >= course.finish_line
         if tree in starting or beyond:
-            issues.append(
+            problems.append(
                 warning(
                     "tree-on-start-or-runoff",
                     f"{track.describe(tree)} is on the start row or beyond the finish line, "
@@ -134,10 +135,10 @@ def _tree_guidelines(course: Course) -> list[Issue]:
                 )
             )
     if not track.beginner:
-        return issues
+        return problems
     for index, tree in placed:
         if course.spaces[tree].segment.is_corner:
-            issues.append(
+            problems.append(
                 warning(
                     "beginner-tree-in-corner",
                     f"{track.describe(tree)} is in a corner; for the first race trees go on "
@@ -146,18 +147,18 @@ def _tree_guidelines(course: Course) -> list[Issue]:
                     tree,
                 )
             )
-    issues += _adjacent_trees(course, placed)
-    return issues
+    problems += _adjacent_trees(course, placed)
+    return problems
 
 
-def _adjacent_trees(course: Course, placed: Iterable[tuple[int, Address]]) -> list[Issue]:
+def _adjacent_trees(course: Course, placed: Iterable[tuple[int, Address]]) -> list[Problem]:
     """First-race trees must not be adjacent; adjacent means touching, diagonals included [R]."""
-    issues = []
+    problems = []
     spaces = [(i, course.spaces[t]) for i, t in placed]
     for n, (index, space) in enumerate(spaces):
         for other_index, other in spaces[:n]:
             if other.address != space.address and _touch(space, other):
-                issues.append(
+                problems.append(
                     warning(
                         "beginner-trees-adjacent",
                         f"the trees on {course.track.describe(space.address)} and "
@@ -168,19 +169,19 @@ def _adjacent_trees(course: Course, placed: Iterable[tuple[int, Address]]) -> li
                     )
                 )
                 break
-    return issues
+    return problems
 
 
 def _touch(a: Space, b: Space) -> bool:
     return abs(a.lane - b.lane) <= 1 and a.back <= b.front and b.back <= a.front
 
 
-def _corner_guidelines(course: Course) -> list[Issue]:
+def _corner_guidelines(course: Course) -> list[Problem]:
     track = course.track
     tight = [s.id for s in course.segments if s.tight]
-    issues = []
+    problems = []
     if tight and track.beginner:
-        issues.append(
+        problems.append(
             warning(
                 "beginner-tight-corner",
                 f"tight corner(s) {', '.join(tight)} on a beginner track; tight corners come "
@@ -189,7 +190,7 @@ def _corner_guidelines(course: Course) -> list[Issue]:
             )
         )
     if tight and track.direction == "forward":
-        issues.append(
+        problems.append(
             warning(
                 "tight-corner-forward",
                 f"tight corner(s) {', '.join(tight)} on a track driven forward; the rulebook's "
@@ -198,4 +199,4 @@ def _corner_guidelines(course: Course) -> list[Issue]:
                 "segments",
             )
         )
-    return issues
+    return problems

@@ -1,46 +1,23 @@
-"""What the validator reports: an :class:`Issue` (an error or a warning) and the
-:class:`Validation` holding them, plus the phrases that say where a thing is on a course.
+"""What the validator reports: the :class:`Validation` holding the problems it found
+(:class:`~trackkit.board.problems.Problem`, errors and warnings), and the phrases that say
+where a thing is on a course.
 
-Why not :class:`trackkit.board.problems.Problem`: its ``level`` says which of Yummell's
-rules a problem breaks ("structure" or "building", both making a track illegal), and it
-locates problems by tile placement. A Snow Tails track has no placements, and the rulebook
-gives guidelines (Kennels in the first third, no buildings in the first race…) that must
-be reported without making the track illegal: an :class:`Issue` is an ``error`` or a
-``warning``, located by the track file's field and a board address.
+A Snow Tails track has no tile placements: its problems are located by the track file's
+field and a board address, and the rulebook gives guidelines (Kennels in the first third,
+no buildings in the first race…) reported as warnings, which leave the track legal.
 
->>> print(Issue("too-many-trees", "21 trees are listed, but the box holds 20.", field="trees"))
-[too-many-trees] trees: 21 trees are listed, but the box holds 20.
+>>> found = Validation("oval.toml", (warning("building-count", "1 building.", "buildings"),))
+>>> found.ok, found.lines()
+(True, ['oval.toml: warning: [building-count] buildings: 1 building.'])
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import dataclass
 
+from trackkit.board.problems import Problem
 from trackkit.games.snowtails.core.course import Course
 from trackkit.games.snowtails.core.track import Address, SnowTrack
-
-Level = Literal["error", "warning"]
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One thing wrong with, or unusual about, a track (see the module docstring)."""
-
-    code: str
-    message: str
-    level: Level = "error"
-    field: str | None = None
-    where: Address | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["where"] = list(self.where) if self.where is not None else None
-        return data
-
-    def __str__(self) -> str:
-        field = f"{self.field}: " if self.field else ""
-        return f"[{self.code}] {field}{self.message}"
 
 
 @dataclass(frozen=True)
@@ -48,27 +25,28 @@ class Validation:
     """Everything the validator found, errors first; ``ok`` when no error was found."""
 
     source: str
-    issues: tuple[Issue, ...]
+    problems: tuple[Problem, ...]
 
     @property
-    def errors(self) -> tuple[Issue, ...]:
-        return tuple(i for i in self.issues if i.level == "error")
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "error")
 
     @property
-    def warnings(self) -> tuple[Issue, ...]:
-        return tuple(i for i in self.issues if i.level == "warning")
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "warning")
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
     def lines(self) -> list[str]:
-        """One line per issue, each starting with the file and the level."""
-        return [f"{self.source}: {issue.level}: {issue}" for issue in self.issues]
+        """One line per problem, each starting with the file and the severity."""
+        return [f"{self.source}: {problem.severity}: {problem}" for problem in self.problems]
 
 
-def warning(code: str, message: str, field: str, where: Address | None = None) -> Issue:
-    return Issue(code, message, level="warning", field=field, where=where)
+def warning(code: str, message: str, field: str, where: Address | None = None) -> Problem:
+    """A guideline the track goes against (it stays legal)."""
+    return Problem(code, message, severity="warning", field=field, where=where)
 
 
 # --- where things are ------------------------------------------------------------------

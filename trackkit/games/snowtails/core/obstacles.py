@@ -8,10 +8,10 @@ spaces, a Tavern 2 rows long.
 
 from __future__ import annotations
 
+from trackkit.board.problems import Problem
 from trackkit.games.snowtails.core.content import Components
 from trackkit.games.snowtails.core.course import Course
 from trackkit.games.snowtails.core.issues import (
-    Issue,
     finish_rows,
     off_route,
     place_problem,
@@ -23,13 +23,13 @@ from trackkit.games.snowtails.core.issues import (
 from trackkit.games.snowtails.core.track import Address, Building
 
 
-def tree_issues(course: Course, components: Components) -> list[Issue]:
+def tree_problems(course: Course, components: Components) -> list[Problem]:
     """At most as many trees as the box holds, one per space, each on an open space."""
     track = course.track
-    issues = []
+    problems = []
     if len(track.trees) > components.trees:
-        issues.append(
-            Issue(
+        problems.append(
+            Problem(
                 "too-many-trees",
                 f"{len(track.trees)} trees are listed, but the box holds {components.trees}. "
                 f"Remove {len(track.trees) - components.trees}.",
@@ -42,8 +42,8 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
     for index, tree in enumerate(track.trees):
         field = f"trees[{index}]"
         if tree in seen:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "two-trees-on-a-space",
                     f"{track.describe(tree)} already has tree {seen[tree] + 1}; a space holds one "
                     "tree (rulebook A.2). Move or remove one.",
@@ -55,8 +55,8 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
         seen[tree] = index
         problem = place_problem(course, tree)
         if problem is not None:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "tree-off-track",
                     f"{problem}; put the tree on a space of the course.",
                     field=field,
@@ -64,8 +64,8 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
                 )
             )
         elif tree in footprints:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "tree-on-building",
                     f"{track.describe(tree)} is under the {footprints[tree].name}; a tree "
                     "needs a free track space. Move it.",
@@ -74,8 +74,8 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
                 )
             )
         elif tree in markers:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "tree-on-marker",
                     f"{track.describe(tree)} holds a track marker; a tree needs an open track "
                     "space. Move it.",
@@ -83,20 +83,20 @@ def tree_issues(course: Course, components: Components) -> list[Issue]:
                     where=tree,
                 )
             )
-    return issues
+    return problems
 
 
-def building_issues(course: Course, components: Components) -> list[Issue]:
+def building_problems(course: Course, components: Components) -> list[Problem]:
     """Each building once, on a straight of the course, of its size, off the edge lanes
     and off the start and finish rows, and no two on one space."""
     track = course.track
-    issues = []
+    problems = []
     first: dict[str, int] = {}
     for index, building in enumerate(track.buildings):
         field = f"buildings[{index}]"
         if building.kind in first:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "building-twice",
                     f"the {building.name} is already placed (building {first[building.kind] + 1}); "
                     "the box has one of each building. Remove one.",
@@ -105,14 +105,14 @@ def building_issues(course: Course, components: Components) -> list[Issue]:
             )
             continue
         first[building.kind] = index
-        issues += _building(course, components, building, field)
-    issues += _overlaps(course)
-    return issues
+        problems += _building(course, components, building, field)
+    problems += _overlaps(course)
+    return problems
 
 
 def _building(
     course: Course, components: Components, building: Building, field: str
-) -> list[Issue]:
+) -> list[Problem]:
     """The problems of one building, the first that applies of: where it stands, its size,
     the lanes it leaves free, the start and finish rows."""
     track = course.track
@@ -121,7 +121,7 @@ def _building(
     if segment is None:
         problem = unknown_segment(track, building.segment)
         return [
-            Issue(
+            Problem(
                 "building-off-track",
                 f"{problem}; place the {name} on a straight.",
                 field=f"{field}.segment",
@@ -129,7 +129,7 @@ def _building(
         ]
     if segment.is_corner:
         return [
-            Issue(
+            Problem(
                 "building-in-corner",
                 f"segment {segment.id} is a corner; buildings go on straights only, never in "
                 f"corners (rulebook F). Move the {name} to a straight.",
@@ -138,7 +138,7 @@ def _building(
         ]
     if not raced(course, segment.id):
         return [
-            Issue(
+            Problem(
                 "building-off-track",
                 f"{off_route(course, segment.id)}; place the {name} on a straight of the course.",
                 field=f"{field}.segment",
@@ -147,7 +147,7 @@ def _building(
     rows = rows_of(course, segment.id)
     if not 0 <= building.rows[0] <= building.rows[1] < rows:
         return [
-            Issue(
+            Problem(
                 "building-off-track",
                 f"segment {segment.id} has rows 0 to {rows - 1}; "
                 f"the {name}'s rows {list(building.rows)} do not fit. Pick rows inside it.",
@@ -159,7 +159,7 @@ def _building(
     lanes, rows_covered = building.lanes, building.rows
     if not 1 <= lanes[0] <= lanes[1] <= segment.lanes:
         return [
-            Issue(
+            Problem(
                 "building-off-track",
                 f"segment {segment.id} has lanes 1 to "
                 f"{segment.lanes}; the {name}'s lanes {list(lanes)} do not fit. Pick lanes inside "
@@ -174,7 +174,7 @@ def _building(
             f"{rows_covered[0] + 1}]"
         )
         return [
-            Issue(
+            Problem(
                 "building-size",
                 f"the {name} covers {covered} spaces here, but it covers "
                 f"{components.building_spaces} (rulebook F; 2 lanes × 2 rows reconstructed), "
@@ -185,7 +185,7 @@ def _building(
     if lanes[0] == 1 or lanes[1] == segment.lanes:
         edge = 1 if lanes[0] == 1 else segment.lanes
         return [
-            Issue(
+            Problem(
                 "building-on-edge-lane",
                 f"the {name}'s lanes {list(lanes)} touch edge lane {edge} of segment "
                 f"{segment.id}; a {name} must leave a lane free on both sides so sleds can "
@@ -197,7 +197,7 @@ def _building(
     clash = set(building.footprint()) & (start_row(course) | finish_rows(course))
     if clash:
         return [
-            Issue(
+            Problem(
                 "building-on-start-or-finish",
                 f"the {name} covers {track.describe(min(clash))}, on the start row or a row "
                 "next to the finish line, where every lane must stay open. Move it along the "
@@ -209,12 +209,12 @@ def _building(
     return []
 
 
-def _tavern_size(components: Components, building: Building, field: str) -> list[Issue]:
+def _tavern_size(components: Components, building: Building, field: str) -> list[Problem]:
     length = building.rows[1] - building.rows[0] + 1
     if length == components.tavern_rows:
         return []
     return [
-        Issue(
+        Problem(
             "building-size",
             f"the Tavern stands beside {length} rows here, but it is {components.tavern_rows} "
             f"rows long (reconstructed), e.g. rows = [{building.rows[0]}, "
@@ -224,14 +224,14 @@ def _tavern_size(components: Components, building: Building, field: str) -> list
     ]
 
 
-def _overlaps(course: Course) -> list[Issue]:
+def _overlaps(course: Course) -> list[Problem]:
     owner: dict[Address, str] = {}
-    issues = []
+    problems = []
     for index, building in enumerate(course.track.buildings):
         for address in building.footprint():
             if address in owner and owner[address] != building.name:
-                issues.append(
-                    Issue(
+                problems.append(
+                    Problem(
                         "buildings-overlap",
                         f"the {building.name} and the {owner[address]} both cover "
                         f"{course.track.describe(address)}. Move one of them.",
@@ -241,17 +241,17 @@ def _overlaps(course: Course) -> list[Issue]:
                 )
                 break
             owner[address] = building.name
-    return issues
+    return problems
 
 
-def marker_issues(course: Course, components: Components) -> list[Issue]:
+def marker_problems(course: Course, components: Components) -> list[Problem]:
     """At most as many markers as the box holds, one per space, each on a board space and
     none under a building."""
     track = course.track
-    issues = []
+    problems = []
     if len(track.markers) > components.markers:
-        issues.append(
-            Issue(
+        problems.append(
+            Problem(
                 "too-many-markers",
                 f"{len(track.markers)} markers are listed, but the box holds "
                 f"{components.markers}. Remove {len(track.markers) - components.markers}.",
@@ -264,8 +264,8 @@ def marker_issues(course: Course, components: Components) -> list[Issue]:
         field = f"markers[{index}]"
         segment = track.segment(marker.segment)
         if marker in seen:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "two-markers-on-a-space",
                     f"{track.describe(marker)} already has marker {seen[marker] + 1}; remove one.",
                     field=field,
@@ -276,8 +276,8 @@ def marker_issues(course: Course, components: Components) -> list[Issue]:
         seen[marker] = index
         if segment is None or not segment.holds(marker.lane, marker.index):
             problem = place_problem(course, marker)
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "marker-off-track",
                     f"{problem}; a marker stands on a space of the board.",
                     field=field,
@@ -285,8 +285,8 @@ def marker_issues(course: Course, components: Components) -> list[Issue]:
                 )
             )
         elif marker in footprints:
-            issues.append(
-                Issue(
+            problems.append(
+                Problem(
                     "marker-on-building",
                     f"{track.describe(marker)} is under the {footprints[marker].name}; a "
                     "building is a wall already. Remove the marker.",
@@ -294,4 +294,4 @@ def marker_issues(course: Course, components: Components) -> list[Issue]:
                     where=marker,
                 )
             )
-    return issues
+    return problems

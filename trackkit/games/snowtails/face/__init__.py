@@ -75,7 +75,7 @@ LOOK = Look(
 
 def tournament_warnings(tracks: Sequence[SnowTrack], options: RaceOptions) -> list[dict[str, Any]]:
     """The guidelines each track of a tournament goes against for its race (the Kennels'
-    differ by race, rulebook F), as ``{"race", "track", **issue}``; a track with an error
+    differ by race, rulebook F), as ``{"race", "track", **problem}``; a track with an error
     is refused with a :class:`TrackkitError` naming it and its first problem."""
     from trackkit.games.snowtails.core.check import validate_track
 
@@ -86,7 +86,8 @@ def tournament_warnings(tracks: Sequence[SnowTrack], options: RaceOptions) -> li
         if validation.errors:
             raise TrackkitError(f"{shown(track.name)}: {validation.errors[0]}")
         found += [
-            {"race": race, "track": track.name, **issue.to_json()} for issue in validation.warnings
+            {"race": race, "track": track.name, **problem.to_json()}
+            for problem in validation.warnings
         ]
     return found
 

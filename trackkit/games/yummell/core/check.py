@@ -17,9 +17,9 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-from trackkit.board.problems import Level, Problem
+from trackkit.board.problems import Problem
 from trackkit.errors import TrackkitError
 from trackkit.games import tileset_of
 from trackkit.games.tilekit.geometry import ROTATIONS, Side, neighbour
@@ -30,6 +30,9 @@ from trackkit.games.tilekit.track import Placement, Track
 from trackkit.games.yummell import PLAYERS
 
 MIN_PLAYERS, MAX_PLAYERS = PLAYERS.build_min, PLAYERS.build_max
+# Which of Yummell's rules a problem breaks (its ``rule``): the structure every tile track
+# needs, or the optional track-building rule (both make a track illegal)
+Rule = Literal["structure", "building"]
 
 
 def path_tiles_for_players(players: int) -> int:
@@ -234,7 +237,7 @@ def check_building_rule(
                 f"{players} players put {wanted} path tiles in play; this track has {count}. "
                 + ("Remove " if count > wanted else "Add ")
                 + f"{abs(count - wanted)} path tile(s).",
-                level="building",
+                rule="building",
             )
         )
     placed = composed.placed if composed is not None else place_tiles(track, tileset)
@@ -244,22 +247,23 @@ def check_building_rule(
     return problems
 
 
-def _dead_end(track: Track, level: Level) -> Problem:
+def _dead_end(track: Track, rule: Rule) -> Problem:
     """The problem of a partial track that cannot be completed: under the building rule
     (the path tiles still wanted do not fit), or with no rule (not even the finish does)."""
     last = len(track.placements) - 1 if track.placements else None
-    if level == "building":
+    if rule == "building":
         return Problem(
             "dead-end",
             "no way remains to place the path tiles still wanted and the finish with the "
             "tiles left: every continuation runs into the track. Undo the last tile.",
-            level="building",
+            rule="building",
             placement=last,
         )
     return Problem(
         "dead-end",
         "the path of the last tile runs into the track, so not even the finish fits "
         "after it. Undo it or turn it another way.",
+        rule="structure",
         placement=last,
         tile=track.placements[-1].tile if track.placements else None,
     )
@@ -309,7 +313,7 @@ def _no_space_problems(track: Track, placed: Iterable[PlacedTile]) -> list[Probl
                     f"({beyond[0]}, {beyond[1]}), which tile {blocker.tile} already holds, so "
                     "no tile could be connected after it. Rotate it (a straight turned 180° "
                     "or a curve turning the other way) or place another tile there.",
-                    level="building",
+                    rule="building",
                     placement=item.index,
                     tile=item.placement.tile,
                 )
