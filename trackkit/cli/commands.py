@@ -12,9 +12,9 @@ from trackkit.board.datafile import output_path, write_bytes, write_text
 from trackkit.cli.races import progress_bar, race_options
 from trackkit.cli.tracks import resolve_track
 from trackkit.errors import TrackkitError, shown
-from trackkit.games import DEFAULT_GAME, get_ruleset
+from trackkit.games import get_ruleset
 from trackkit.games.base import is_tile_track
-from trackkit.games.face import Shown, chosen_values, face_of, get_face, policies_of
+from trackkit.games.face import Game, Shown, chosen_values, face_of, game_of, get_face, policies_of
 
 
 def presets(args: argparse.Namespace) -> Shown:
@@ -81,7 +81,7 @@ def simulate(args: argparse.Namespace) -> Shown:
     from trackkit.sim.montecarlo import simulate as run
 
     track = resolve_track(args.track, args.tileset)
-    options = race_options(track.game, args)
+    options = race_options(game_of(track.game), args)
     with progress_bar(args, args.races) as update:
         result = run(
             track, options, races=args.races, seed=args.seed, workers=args.workers, progress=update
@@ -95,10 +95,10 @@ def profile(args: argparse.Namespace) -> Shown:
     from trackkit.report.verdict import verdict_json
 
     track = resolve_track(args.track, args.tileset)
+    game = game_of(track.game)
     if args.robust:
-        return _robust(args, track.game, {"track": track}, profile=True)
-    ruleset = get_ruleset(track.game)
-    options = race_options(track.game, args, ruleset.profile_choices)
+        return _robust(args, game, {"track": track}, profile=True)
+    options = race_options(game, args, game.ruleset.profile_choices)
     settings = ProfileSettings(
         races=args.races,
         seed=args.seed,
@@ -113,27 +113,28 @@ def profile(args: argparse.Namespace) -> Shown:
 
 def race(args: argparse.Namespace) -> Shown:
     track = resolve_track(args.track, args.tileset)
-    return face_of(track).race(track, race_options(track.game, args), args.seed)
+    game = game_of(track.game)
+    return game.face.race(track, race_options(game, args), args.seed)
 
 
 def compare(args: argparse.Namespace) -> Shown:
     extra = {name: resolve_track(name, args.tileset) for name in args.track or []}
     games = {track.game for track in extra.values()}
-    game = args.game or (games.pop() if len(games) == 1 else DEFAULT_GAME)
+    game = game_of(args.game or (games.pop() if len(games) == 1 else None))
     for name, track in extra.items():
-        if track.game != game:
+        if track.game != game.name:
             raise TrackkitError(
                 f"{shown(name)} is a {get_ruleset(track.game).title} track: compare tracks of "
-                f"one game (here {get_ruleset(game).title})"
+                f"one game (here {game.title})"
             )
-    ruleset = get_ruleset(game)
+    ruleset = game.ruleset
     tracks = _distinct(extra) if extra else {s: ruleset.load_preset(s) for s in ruleset.presets()}
     if args.robust:
         return _robust(args, game, tracks, profile=False)
     options = race_options(game, args, ruleset.profile_choices)
     races = args.races or 10_000
     with progress_bar(args, len(tracks)) as update:
-        return get_face(game).compare(tracks, options, races=races, seed=args.seed, progress=update)
+        return game.face.compare(tracks, options, races=races, seed=args.seed, progress=update)
 
 
 def _distinct(named: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +153,7 @@ def _distinct(named: dict[str, Any]) -> dict[str, Any]:
     return {name: named[name] for name in kept.values()}
 
 
-def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile: bool) -> Shown:
+def _robust(args: argparse.Namespace, game: Game, tracks: dict[str, Any], profile: bool) -> Shown:
     """``compare --robust`` and ``profile --robust``: the tracks profiled under every
     combination of the readings (and policies) varied."""
     from trackkit.explore.robust import product_of, run_robust, verdicts
@@ -160,21 +161,21 @@ def _robust(args: argparse.Namespace, game: str, tracks: dict[str, Any], profile
     from trackkit.report import robust as report
 
     race_options(game, args)  # refuses another game's flag, a wrong player count
-    ruleset = get_ruleset(game)
-    fixed = chosen_values(get_face(game).options, vars(args))
+    ruleset, name = game.ruleset, game.name
+    fixed = chosen_values(game.face.options, vars(args))
     picked = None if args.robust == "all" else [n for n in args.robust.split(",") if n.strip()]
-    varies = readings.varied(game, picked, fixed=fixed, policy_fixed=args.policy is not None)
+    varies = readings.varied(name, picked, fixed=fixed, policy_fixed=args.policy is not None)
     policies = policies_of(args.policy) if args.policy else None
     chosen = {**ruleset.profile_choices, **fixed}
     with progress_bar(args, None, unit="profile") as update:
         run = run_robust(
             tracks,
-            game,
+            name,
             variants=product_of(varies),
-            options_for=readings.options_for(game, args.players, policies, args.content, chosen),
+            options_for=readings.options_for(name, args.players, policies, args.content, chosen),
             settings=_robust_settings(args),
-            words=readings.value_words(game),
-            named=readings.reading_phrases(game),
+            words=readings.value_words(name),
+            named=readings.reading_phrases(name),
             progress=update,
         )
     if profile:

@@ -20,7 +20,7 @@ from trackkit.cli.races import add_race_arguments, build_players, race_options, 
 from trackkit.cli.tracks import all_presets, of_game, resolve_track
 from trackkit.explore.profile import PROFILE_RACES
 from trackkit.games import DEFAULT_GAME, rulesets
-from trackkit.games.face import Command, Shown, games_with, get_face
+from trackkit.games.face import Command, Shown, game_of, games_with, get_face
 from trackkit.report.sheet import DEFAULT_APP
 
 Handler = Callable[[argparse.Namespace], Shown | tuple[Shown, int]]
@@ -355,7 +355,7 @@ def _game_command(game: str, command: Command) -> Handler:
             ]
             values["track"] = read if isinstance(named, list) else read[0]
         if command.races:
-            values["options"] = race_options(game, args)
+            values["options"] = race_options(game_of(game), args)
         return command.run(values)
 
     return handle

@@ -12,7 +12,7 @@ from typing import Any
 from trackkit.cli.arguments import MAX_SEED, add_argument, bounded
 from trackkit.errors import TrackkitError
 from trackkit.games import get_ruleset, rulesets
-from trackkit.games.face import Argument, chosen_values, get_face, policies_of
+from trackkit.games.face import Argument, Game, chosen_values, get_face, policies_of
 
 seed_type = bounded(0, MAX_SEED - 1, "the seed is a whole number from {low} to {high} (2**64 - 1)")
 
@@ -94,22 +94,20 @@ def add_race_arguments(
 
 
 def race_options(
-    game: str, args: argparse.Namespace, defaults: Mapping[str, Any] | None = None
+    game: Game, args: argparse.Namespace, defaults: Mapping[str, Any] | None = None
 ) -> Any:
     """The race options of ``game`` from the command line: another game's option given is
     refused by its flag; ``defaults`` (a profile's choices) stand where the user chose
     nothing."""
     values = vars(args)
-    own = {option.name for option in get_face(game).options}
+    own = {option.name for option in game.face.options}
     for name, (_, option) in game_options().items():
         if name not in own and values.get(name) is not None:
-            raise TrackkitError(
-                f"{option.flag} is not an option of {get_ruleset(game).title} races"
-            )
-    chosen = {**(defaults or {}), **chosen_values(get_face(game).options, values)}
-    return get_face(game).race_options(
+            raise TrackkitError(f"{option.flag} is not an option of {game.title} races")
+    chosen = {**(defaults or {}), **chosen_values(game.face.options, values)}
+    return game.face.race_options(
         players=args.players,
-        policies=policies_of(args.policy) if args.policy else get_ruleset(game).policies[:1],
+        policies=policies_of(args.policy) if args.policy else game.ruleset.policies[:1],
         content=args.content,
         chosen=chosen,
     )
