@@ -225,3 +225,15 @@ ROBUST_RACES = Limit(
     env="TRACKKIT_APP_MAX_ROBUST_RACES",
     fix="vary fewer readings, or race fewer tracks or races per track",
 )
+
+# A ladder step races its two rungs at mixed tables, each seating on the same seed: race
+# pairs a step (every step's simulations are also bounded by SIMULATION_COST). At 4 players
+# 4,000 pairs give about ±1 point; the app's default is a few seconds a step on one core.
+LADDER_RACES = Limit(
+    key="ladder_races",
+    what="race pairs",
+    cli=100_000,  # the races whose rows a simulation keeps (montecarlo.KEEP_RACES)
+    app=20_000,
+    env="TRACKKIT_APP_LADDER_RACES",
+    fix="race fewer race pairs a step (--races)",
+)

@@ -111,6 +111,36 @@ def profile(args: argparse.Namespace) -> Shown:
     return Shown({**result.to_json(), "verdict": verdict_json(result)}, profile_text(result))
 
 
+def ladder(args: argparse.Namespace) -> Shown:
+    from trackkit.explore.ladder import run_ladder, rungs_of
+    from trackkit.report.ladder import ladder_json, ladder_text
+
+    track = resolve_track(args.track, args.tileset)
+    game = game_of(track.game)
+    if args.policy:
+        raise TrackkitError(
+            "the ladder seats the policies itself: leave out --policy (--rungs picks the rungs)"
+        )
+    rungs = rungs_of(game.ruleset, policies_of(args.rungs) if args.rungs else None)
+    race_options(game, args)  # refuses another game's flag, a wrong player count
+
+    def options_for(policies: tuple[str, ...]) -> Any:
+        return race_options(game, args, policies=policies)
+
+    with progress_bar(args, len(rungs) - 1, unit="step") as update:
+        steps = run_ladder(
+            track,
+            rungs,
+            options_for,
+            players=args.players,
+            races=args.races,
+            seed=args.seed,
+            progress=update,
+        )
+    data = ladder_json(track.name, game.name, rungs, steps, seed=args.seed)
+    return Shown(data, ladder_text(data, game.title))
+
+
 def race(args: argparse.Namespace) -> Shown:
     track = resolve_track(args.track, args.tileset)
     game = game_of(track.game)

@@ -18,6 +18,7 @@ from trackkit.cli.arguments import (
 )
 from trackkit.cli.races import add_race_arguments, build_players, race_options, seed_type
 from trackkit.cli.tracks import all_presets, of_game, resolve_track
+from trackkit.explore.ladder import LADDER_RACE_COUNT, MIN_LADDER_RACES
 from trackkit.explore.profile import PROFILE_RACES
 from trackkit.games import DEFAULT_GAME, rulesets
 from trackkit.games.face import Command, Shown, game_of, games_with, get_face
@@ -137,6 +138,16 @@ def _shared(add: _Commands) -> None:
     p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
     _precision(p, most=100_000)
     _robust(p, "each figure's range across them")
+    p = add.add("ladder", commands.ladder, "how much playing well pays: a ladder of policies")
+    _track(p)
+    add_race_arguments(p, players=4)
+    p.add_argument(
+        "--races",
+        type=bounded(MIN_LADDER_RACES, 10_000_000, "a ladder step races {low} to {high} pairs"),
+        default=LADDER_RACE_COUNT,
+        help=f"race pairs a step (default {LADDER_RACE_COUNT:,})",
+    )
+    p.add_argument("--rungs", metavar="A,B", help="the rungs, weakest first (default: all)")
     p = add.add("race", commands.race, "play one race and print it turn by turn")
     _track(p)
     add_race_arguments(p)

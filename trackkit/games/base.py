@@ -52,7 +52,10 @@ What every game implements (:class:`Ruleset`; ``games/yummell/core/ruleset.py`` 
   :class:`~trackkit.games.shapes.Scene`: polygons, circles, lines, words, clickable
   spots), which :mod:`trackkit.render` draws as SVG, PNG and Plotly; ``highlight`` are
   the game's own drawing options (Yummell: ``tileset``, ``highlight_cells``,
-  ``clickable_cells``). A game without one cannot be drawn, and says so.
+  ``clickable_cells``). A game without one cannot be drawn, and says so;
+- ``ladder``: its policies as :class:`Rung` s, weakest first, each with what it assumes
+  of a player (empty: a game with nothing to race against), which
+  :mod:`trackkit.explore.ladder` races each against the one below at mixed tables.
 
 A game built from tiles (Yummell) is also a :class:`TileRuleset`: its ``square_schema``
 (the pydantic model a tile file's square fields must satisfy; they become the composed
@@ -132,6 +135,15 @@ class Tally:
 
     key: str
     title: str
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A rung of a game's ladder of policies (:mod:`trackkit.explore.ladder`): the
+    ``policy`` and what it ``assumes`` of a player, in a designer's words."""
+
+    policy: str
+    assumes: str
 
 
 @dataclass(frozen=True)
@@ -285,6 +297,7 @@ class Ruleset(Protocol):
     exact_refusal: Callable[[Any], str | None] | None  # why the solver cannot, if it cannot
     scene: Callable[..., Any] | None  # the track drawn as shapes
     contents: Callable[[], tuple[str, ...]] | None  # bundled contents (rosters) to tune
+    ladder: tuple[Rung, ...]  # its policies, weakest first (empty: none to race)
 
 
 class DesignCodec(Protocol):

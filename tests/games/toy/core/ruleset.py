@@ -135,6 +135,7 @@ class Toy:
     exact_refusal = None
     scene = None
     contents = None
+    ladder = ()  # one way to play: nothing to race against
 
     def track_space(self, players: int) -> Any:
         """Every lane of the toy's design space (:mod:`tests.games.toy.core.space`)."""

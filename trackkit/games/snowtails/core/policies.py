@@ -72,6 +72,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from trackkit.games.base import Rung
 from trackkit.games.snowtails.core.board import (
     AHEAD,
     DRIFT_RIGHT,
@@ -156,6 +157,21 @@ from trackkit.games.unmanaged import no_runtime
 
 GREEDY, SMART, BOLD = 0, 1, 2
 POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART, "bold": BOLD}
+# the ladder (trackkit ladder, the skill figure): the policies weakest first, each with
+# what it assumes of a musher. bold is a style (risk taken on purpose), not a step of skill:
+# it is no rung
+LADDER = (
+    Rung(
+        "greedy",
+        "a musher who takes the move that ends furthest ahead, each collision card or hit "
+        "counted against it at a fixed price",
+    ),
+    Rung(
+        "smart",
+        "a good musher: progress to the line, collision cards dearer the more are held, the "
+        "die left over, buildings and the hand's pips weighed",
+    ),
+)
 
 LOW_CARD = 1  # the Bothy: smart and bold discard cards up to this value
 

@@ -39,7 +39,7 @@ from trackkit.games.snowtails.core.check import validate_track
 from trackkit.games.snowtails.core.content import SnowContent, load_components, load_deck
 from trackkit.games.snowtails.core.course import Course, build_course
 from trackkit.games.snowtails.core.options import RaceOptions
-from trackkit.games.snowtails.core.policies import POLICIES
+from trackkit.games.snowtails.core.policies import LADDER, POLICIES
 from trackkit.games.snowtails.core.track import Address, SnowTrack, parse_track
 from trackkit.games.tilekit.tiles import TileSet
 
@@ -125,6 +125,7 @@ class SnowTails:
     title = "Mush! Mush! Snow Tails 2"
     players = PLAYERS
     policies = tuple(POLICIES)
+    ladder = LADDER
     tallies = (
         Tally("collisions", "Collision cards taken"),
         Tally("side", "Side collisions (edge, marker, building)"),
@@ -236,8 +237,12 @@ class SnowTails:
 
     def options(self, **choices: Any) -> RaceOptions:
         """Race options; ``content`` (a loaded :class:`SnowContent`, as every game takes
-        it) gives the deck and the components."""
+        it) gives the deck and the components, ``policies`` one policy per sled (as every
+        game takes them)."""
         content = choices.pop("content", None)
+        policies = choices.pop("policies", None)
+        if policies:
+            choices["policy"] = policies[0] if len(policies) == 1 else tuple(policies)
         if content is not None:
             choices.setdefault("deck", content.deck)
             choices.setdefault("components", content.components)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trackkit.games.base import Rung
 from trackkit.games.unmanaged import no_runtime
 from trackkit.games.yummell.core.content import (
     ARTEFACT,
@@ -70,6 +71,21 @@ from trackkit.games.yummell.core.state import (
 
 GREEDY, SMART = 0, 1
 POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
+# the ladder (trackkit ladder, the skill figure): the policies weakest first, each with
+# what it assumes of a player
+LADDER = (
+    Rung(
+        "greedy",
+        "a player who follows one fixed rule, so results compare: the cheapest start path, "
+        "the highest card as far as it goes, never a rest, an event or an artefact",
+    ),
+    Rung(
+        "smart",
+        "a good player who reads the track ahead and the rival in front: the start path "
+        "with the fewest MP left, the lowest card that goes as far (high cards kept for "
+        "challenges), events and artefacts against the leader, a rest before dear terrain",
+    ),
+)
 
 LOOKAHEAD = 8  # squares a smart player reads ahead for terrain discounts
 CURSE_LOOKAHEAD = 6

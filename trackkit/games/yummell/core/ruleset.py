@@ -48,7 +48,7 @@ from trackkit.games.yummell.core.content import (
 )
 from trackkit.games.yummell.core.course import RaceBoard, new_state, race_board
 from trackkit.games.yummell.core.options import RaceOptions
-from trackkit.games.yummell.core.policies import POLICIES
+from trackkit.games.yummell.core.policies import LADDER, POLICIES
 from trackkit.games.yummell.core.space import PlacementsCodec, TrackSpace
 from trackkit.games.yummell.core.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.core.track import Track, YummellSquare, bundled_tileset, parse_track
@@ -132,6 +132,7 @@ class Yummell:
     title = "Yummell"
     players = PLAYERS
     policies = tuple(POLICIES)
+    ladder = LADDER
     square_schema = YummellSquare
     tallies = TALLIES
     node_counts = (

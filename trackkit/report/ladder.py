@@ -1,0 +1,75 @@
+"""A ladder as ``trackkit ladder`` prints it: each rung with what it assumes of a player,
+then each step's gain in win rate per player, with its interval, and whether the ladder
+climbs (its data is :func:`ladder_json`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trackkit.explore.ladder import Step, monotone
+from trackkit.games.base import Rung
+
+
+def ladder_json(
+    track: str, game: str, rungs: Sequence[Rung], steps: Sequence[Step], *, seed: int
+) -> dict[str, Any]:
+    return {
+        "track": track,
+        "game": game,
+        "players": steps[0].players,
+        "races": steps[0].races,
+        "seed": seed,
+        "rungs": [{"policy": r.policy, "assumes": r.assumes} for r in rungs],
+        "steps": [step.to_json() for step in steps],
+        "monotone": monotone(steps),
+    }
+
+
+def step_words(step: Step) -> str:
+    """One step in words: its gain, its interval, and what each rung's win rate is."""
+    verdict = (
+        f"{step.upper} wins more often than {step.lower}"
+        if step.low > 0
+        else f"{step.upper} wins less often than {step.lower}"
+        if step.high < 0
+        else "tied within noise"
+    )
+    return (
+        f"{step.upper} over {step.lower}: {step.gain:+.1f} points "
+        f"(95%: {step.low:+.1f} to {step.high:+.1f}), {verdict}: a {step.upper} player wins "
+        f"{100 * step.upper_rate:.1f}% of races, a {step.lower} one {100 * step.lower_rate:.1f}%"
+    )
+
+
+def ladder_text(data: dict[str, Any], title: str) -> str:
+    width = max(len(rung["policy"]) for rung in data["rungs"])
+    lines = [
+        f"{title} policies on {data['track']}, {data['players']} players at mixed tables, "
+        f"{data['races']:,} race pairs a step (seed {data['seed']}); the rungs, weakest first:"
+    ]
+    lines += [f"  {r['policy']:<{width}}  {r['assumes']}" for r in data["rungs"]]
+    for step in data["steps"]:
+        lines.append(step_words(_step(step, data)))
+    if data["monotone"]:
+        lines.append("The ladder climbs: each rung wins more often than the one below.")
+    else:
+        lines.append(
+            "The ladder does not climb here: a rung wins no more often than the one below "
+            "on this track."
+        )
+    return "\n".join(lines)
+
+
+def _step(row: dict[str, Any], data: dict[str, Any]) -> Step:
+    return Step(
+        row["lower"],
+        row["upper"],
+        data["players"],
+        data["races"],
+        row["gain"],
+        row["gain_low"],
+        row["gain_high"],
+        row["upper_win_rate"],
+        row["lower_win_rate"],
+    )
