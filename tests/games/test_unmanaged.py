@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import config, njit
@@ -76,3 +78,59 @@ def test_the_inliner_copies_a_callees_scope_once_and_inlines_the_same_code() -> 
     values = np.arange(7, dtype=np.int64)
     expected = sum(max(v, 2) for v in range(7)) - sum(max(v, 4) for v in range(7))
     assert _inlines_twice(values) == _inlines_twice.py_func(values) == expected
+
+
+def test_a_compiled_engine_older_than_any_of_its_sources_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba checks only the file of the function it cached: a change to a rule inlined
+    from another module would leave the old engine running. fresh_cache drops it."""
+    from trackkit.games.unmanaged import fresh_cache
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    engine = tmp_path / "core"
+    (engine / "sub").mkdir(parents=True)
+    (engine / "engine.py").write_text("X = 1\n")
+    (engine / "sub" / "rules.py").write_text("Y = 1\n")
+    compiled = [
+        engine / "__pycache__" / "engine.play-1.nbc",
+        engine / "sub" / "__pycache__" / "rules.r-1.nbi",
+    ]
+
+    def compile_all() -> None:
+        for path in compiled:
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(b"compiled")
+
+    compile_all()
+    assert fresh_cache(engine)  # no stamp yet: whatever was compiled is dropped
+    assert not any(path.exists() for path in compiled)
+    compile_all()
+    assert not fresh_cache(engine)  # the sources as stamped: the engine is kept
+    assert all(path.exists() for path in compiled)
+    (engine / "sub" / "rules.py").write_text("Y = 2\n")  # a rule another module inlines
+    assert fresh_cache(engine)
+    assert not any(path.exists() for path in compiled)
+
+
+def test_a_cache_elsewhere_is_kept_fresh_as_well(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+
+    from trackkit.games.unmanaged import fresh_cache
+
+    engine = tmp_path / "core"
+    engine.mkdir()
+    (engine / "engine.py").write_text("X = 1\n")
+    root = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(root))
+    folder = engine.resolve()
+    where = root / f"core_{hashlib.sha1(str(folder).encode()).hexdigest()}"  # numba's place
+    where.mkdir(parents=True)
+    (where / "engine.play-1.nbc").write_bytes(b"compiled")
+    fresh_cache(engine)
+    (where / "engine.play-1.nbc").write_bytes(b"compiled")
+    assert not fresh_cache(engine)
+    (engine / "engine.py").write_text("X = 2\n")
+    assert fresh_cache(engine) and not (where / "engine.play-1.nbc").exists()

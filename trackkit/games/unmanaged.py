@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -209,3 +210,57 @@ def _install_inline_copy() -> None:
 if not config.DISABLE_JIT:
     _install_index_fix()
     _install_inline_copy()
+
+
+# --- a compiled engine's cache kept fresh ---------------------------------------------------
+#
+# numba's cache (``cache=True``) checks only the file of the function it compiled: a change
+# to a function inlined into it from another module (a rule, a policy, a constant of the
+# state) leaves the cached engine as it was, and races go on by the old code without a word.
+# So each game's engine folder carries a stamp of all its sources, and a changed stamp drops
+# the folder's compiled files before numba reads them.
+
+STAMP = "numba-sources.sha256"
+
+
+def fresh_cache(folder: Path) -> bool:
+    """Drop the compiled files of the engine in ``folder`` (its ``__pycache__`` folders, or
+    ``NUMBA_CACHE_DIR``'s copy of them) when any of its sources changed since they were
+    compiled; True when it dropped them. A folder that cannot be written is left as it is."""
+    import hashlib
+    import os
+
+    sources = sorted(folder.rglob("*.py"))
+    digest = hashlib.sha256(Path(__file__).read_bytes())  # this module's intrinsics too
+    for path in sources:
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
+    stamp_text = digest.hexdigest()
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    dirs = sorted({path.parent.resolve() for path in sources})
+    if root:  # where numba puts a folder's files there (numba.core.caching)
+        caches = [
+            Path(root) / f"{d.name}_{hashlib.sha1(str(d).encode()).hexdigest()}" for d in dirs
+        ]
+    else:
+        caches = [d / "__pycache__" for d in dirs]
+    stamp = caches[0] / STAMP
+    try:
+        if stamp.is_file() and stamp.read_text("ascii").strip() == stamp_text:
+            return False
+        dropped = False
+        for cache in {c for c in caches if c.is_dir()}:
+            for compiled in [*cache.rglob("*.nbi"), *cache.rglob("*.nbc")]:
+                compiled.unlink(missing_ok=True)
+                dropped = True
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(stamp_text + "\n", "ascii")
+        return dropped
+    except OSError:  # a read-only install: its files are as it was built
+        return False
+
+
+def _sha1(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha1(text.encode()).hexdigest()
