@@ -151,13 +151,13 @@ SIMULATION_COST = Limit(
 
 # --- sweeps ------------------------------------------------------------------------------
 
-# The full 8-player sweep (9,400,320 tracks × 200 races: 1,880,064,000, the largest the
-# README documents) fits the command line's; the Explore page's small sweep (300 tracks ×
-# 100 races: 30,000) fits the app's three times over.
+# The full 8-player sweep at the defaults (9,400,350 tracks × 2,000 races and the skill's
+# 2 × 1,000: 37,601,400,000, the largest the README documents) fits the command line's; the
+# Explore page's small sweep ((70 + 30) × 2,000 races, no skill: 200,000) fits the app's.
 SWEEP_RACES = Limit(
     key="sweep_races",
     what="races in all",
-    cli=20_000_000_000,
+    cli=40_000_000_000,
     app=200_000,
     env="TRACKKIT_APP_MAX_SWEEP_RACES",
     fix="sweep a sample of the tracks (--sample) or run fewer races per track (--races)",

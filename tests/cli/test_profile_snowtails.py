@@ -43,7 +43,7 @@ def test_the_json_has_the_figures_the_table_and_what_does_not_apply(cli: Cli) ->
     assert "no characters" in data["not_applicable"]["balance"]
     assert [row["name"] for row in data["start_slots"]] == ["1", "2", "3", "4", "5"]
     assert data["start"] == {"group": "slot", "noun": "start slot", "table": "start_slots"}
-    assert set(data["verdict"]) == {"length", "unfairness", "start_slots", "start_balance"}
+    assert set(data["verdict"]) == {"length", "unfairness", "start_slots", "start_balance", "skill"}
     assert figures["unfairness_low"] <= figures["unfairness"] <= figures["unfairness_high"]
     assert figures["unfairness"] == figures["unfairness_start"]  # its one part: the slots
     code, text, _ = cli(*ARGV)

@@ -78,7 +78,7 @@ def test_sweep_then_find(cli: Cli, tmp_path: Path, small_space: PresetSpace) -> 
         (("find", "{folder}/nowhere"), "is not a folder"),
         (
             (*SWEEP, "--races", "30", "--out", "{folder}"),
-            "different sweep (there vs asked: races 20 vs 30)",
+            "different sweep (there vs asked: races 20 vs 30; skill_races 100 vs 1000)",
         ),
         (
             (*SWEEP, "--out", "{folder}", "--scheduler", "tcp://127.0.0.1:1"),
@@ -106,7 +106,7 @@ def test_refusals_are_one_line(
     sweep.run_sweep(
         small_space,
         folder,
-        ProfileSettings(races=20),
+        ProfileSettings(races=20, skill=True, skill_races=100),
         partition_size=5,
         cluster=sweep.Cluster(client=dask_client),
     )

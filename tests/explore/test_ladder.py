@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,9 +23,8 @@ from trackkit.limits import CostLimitError
 from trackkit.sim.montecarlo import simulate
 
 
-def _options(game: str, players: int):
-    ruleset = get_ruleset(game)
-    return lambda policies: ruleset.options(players=players, policies=policies)
+def _options(game: str, players: int) -> Any:
+    return get_ruleset(game).options(players=players)
 
 
 @given(st.integers(2, 8))
@@ -38,9 +39,7 @@ def test_each_seat_is_played_by_each_rung_once_a_race_pair(players: int) -> None
 def test_a_step_is_the_difference_of_the_two_rungs_win_rates_per_player() -> None:
     yummell = get_ruleset()
     track = yummell.load_preset("first-run")
-    step = ladder_step(
-        track, "smart", "greedy", _options(yummell.name, 3), players=3, races=600, seed=5
-    )
+    step = ladder_step(track, "smart", "greedy", _options(yummell.name, 3), races=600, seed=5)
     assert step.low <= step.gain <= step.high
     assert step.gain == pytest.approx(100 * (step.upper_rate - step.lower_rate), abs=1e-9)
     # the two seatings' races, counted by hand
@@ -60,9 +59,9 @@ def test_a_ladder_takes_one_seed_and_gives_the_same_numbers_again() -> None:
     yummell = get_ruleset()
     track = yummell.load_preset("king-of-toads")
     rungs = rungs_of(yummell)
-    first = run_ladder(track, rungs, _options(yummell.name, 4), players=4, races=300, seed=9)
-    again = run_ladder(track, rungs, _options(yummell.name, 4), players=4, races=300, seed=9)
-    other = run_ladder(track, rungs, _options(yummell.name, 4), players=4, races=300, seed=10)
+    first = run_ladder(track, rungs, _options(yummell.name, 4), races=300, seed=9)
+    again = run_ladder(track, rungs, _options(yummell.name, 4), races=300, seed=9)
+    other = run_ladder(track, rungs, _options(yummell.name, 4), races=300, seed=10)
     assert first == again
     assert first != other
 
@@ -74,7 +73,6 @@ def test_smart_beats_greedy_on_a_yummell_preset_beyond_noise() -> None:
         yummell.load_preset("first-run"),
         rungs_of(yummell),
         _options(yummell.name, 3),
-        players=3,
         races=800,
     )
     assert monotone(steps) and steps[0].beyond_noise
@@ -84,9 +82,7 @@ def test_smart_beats_greedy_on_a_yummell_preset_beyond_noise() -> None:
 def test_a_step_that_loses_is_said_so() -> None:
     """On Husky oval greedy beats smart at 5 sleds (measured: -6.3 points, ±1.0)."""
     snow = get_ruleset("snowtails")
-    steps = run_ladder(
-        snow.load_preset("husky-oval"), rungs_of(snow), _options(snow.name, 5), players=5
-    )
+    steps = run_ladder(snow.load_preset("husky-oval"), rungs_of(snow), _options(snow.name, 5))
     assert steps[0].high < 0 and not monotone(steps)
 
 
@@ -112,13 +108,11 @@ def test_too_few_or_too_many_races_are_refused_before_any_race() -> None:
     yummell = get_ruleset()
     track = yummell.load_preset("first-run")
     with pytest.raises(TrackkitError, match="at least 100 race pairs"):
-        ladder_step(
-            track, "smart", "greedy", _options("yummell", 3), players=3, races=MIN_LADDER_RACES - 1
-        )
+        ladder_step(track, "smart", "greedy", _options("yummell", 3), races=MIN_LADDER_RACES - 1)
     limits.serve_app_limits(True)
     try:
         with pytest.raises(CostLimitError, match="the limit is 20,000"):
-            ladder_step(track, "smart", "greedy", _options("yummell", 3), players=3, races=20_001)
+            ladder_step(track, "smart", "greedy", _options("yummell", 3), races=20_001)
     finally:
         limits.serve_app_limits(False)
 
@@ -126,6 +120,4 @@ def test_too_few_or_too_many_races_are_refused_before_any_race() -> None:
 def test_one_player_is_no_table_to_mix() -> None:
     yummell = get_ruleset()
     with pytest.raises(TrackkitError, match="2 players or more"):
-        ladder_step(
-            yummell.load_preset("first-run"), "smart", "greedy", _options("yummell", 1), players=1
-        )
+        ladder_step(yummell.load_preset("first-run"), "smart", "greedy", _options("yummell", 1))

@@ -4,6 +4,7 @@ simulation and the exact solver they name."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -35,7 +36,9 @@ from trackkit.sim.montecarlo import simulate
 @pytest.fixture(scope="module")
 def king() -> object:
     return profile_track(
-        load_preset("king-of-toads"), ProfileSettings(races=500, seed=3), players=4
+        load_preset("king-of-toads"),
+        ProfileSettings(races=500, seed=3, skill=True, skill_races=300),
+        players=4,
     )
 
 
@@ -182,7 +185,9 @@ def test_too_few_races_are_refused() -> None:
 @pytest.fixture(scope="module")
 def husky() -> object:
     return profile_track(
-        load_snow_track("husky-oval"), ProfileSettings(races=200, seed=3), players=5
+        load_snow_track("husky-oval"),
+        ProfileSettings(races=200, seed=3, skill=True, skill_races=200),
+        players=5,
     )
 
 
@@ -255,8 +260,9 @@ def test_a_snow_tails_profile_comes_from_its_races_and_the_presets(husky) -> Non
 
 def test_a_snow_tails_profile_same_seed_same_numbers(husky) -> None:
     track = load_snow_track("husky-oval")
-    again = profile_track(track, ProfileSettings(races=200, seed=3), players=5)
-    other = profile_track(track, ProfileSettings(races=200, seed=4), players=5)
+    settings = ProfileSettings(races=200, seed=3, skill=True, skill_races=200)
+    again = profile_track(track, settings, players=5)
+    other = profile_track(track, replace(settings, seed=4), players=5)
     assert again.values == husky.values and again.details == husky.details
     assert other.values != husky.values
 
@@ -278,10 +284,29 @@ def test_a_snow_tails_precision_is_the_start_balance() -> None:
 def test_a_grouped_percentile_rounds_to_the_whole_round_percentile(
     counts: list[int], q: float
 ) -> None:
-    from trackkit.explore.profile import grouped_percentile
+    from trackkit.explore.length import grouped_percentile
 
     row = np.array([counts])
     assume(row.sum() > 0)
     whole = int((np.cumsum(row) < q * row.sum()).sum())
     value = float(grouped_percentile(row, q)[0])
     assert whole - 0.5 < value <= whole + 0.5
+
+
+def test_skill_is_the_top_rung_over_the_game_s_own_at_mixed_tables(king, husky) -> None:
+    """Measured with `trackkit compare --players 4`: King of Toads +42.5 points (smart over
+    greedy); the average track's skill is beside it, and compared in the verdict."""
+    for profile, bounds in ((king, (30, 55)), (husky, (-15, 0))):
+        skill = profile.details["skill"]
+        assert (skill["upper"], skill["lower"]) == ("smart", "greedy")
+        assert bounds[0] < profile.values["skill"] < bounds[1]
+        assert skill["gain_low"] <= skill["gain"] <= skill["gain_high"]
+        average = skill["average"]
+        assert average["gain_low"] < average["gain"] < average["gain_high"]
+        assert "skill" in profile.paired  # compare orders tracks by it
+
+
+def test_a_profile_that_leaves_the_skill_out_shows_it_as_not_run() -> None:
+    profile = profile_track(load_preset("first-run"), ProfileSettings(races=100), players=3)
+    assert all(math.isnan(profile.values[k]) for k in ("skill", "skill_low", "skill_high"))
+    assert "skill" not in profile.details and "skill" not in profile.paired

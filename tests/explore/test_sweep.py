@@ -412,7 +412,7 @@ def test_an_external_cluster_gives_the_same_table(
     run_sweep(
         space,
         local,
-        ProfileSettings(races=RACES),
+        ProfileSettings(races=RACES, skill=True),  # as the command line sweeps: with skill
         sample=24,
         partition_size=9,
         cluster=Cluster(client=dask_client),

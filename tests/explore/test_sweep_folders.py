@@ -649,14 +649,14 @@ def app_limits() -> Iterator[None]:
 def test_the_documented_sweeps_fit_the_command_lines_limit() -> None:
     plan_sweep(PresetSpace(size=26_640))  # the full 4-player sweep, at the default races
     plan_sweep(PresetSpace(size=210_240))  # the full 5-player sweep
-    plan_sweep(PresetSpace(size=9_400_320))  # the full 8-player sweep
+    plan_sweep(PresetSpace(size=9_400_320))  # the full 8-player sweep, with the skill
     plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=10_000), sample=100_000)
     with pytest.raises(
         CostLimitError,
-        match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 3,000 races "
-        r"each\) would need 28,201,050,000 races in all",
-    ):
-        plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=3_000))
+        match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 5,000 races "
+        r"each\) would need 47,001,750,000 races in all",
+    ):  # 3,000 races and the skill's 2 × 1,000
+        plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=3_000, skill=True))
 
 
 def test_the_app_allows_its_small_sweep_and_refuses_a_large_one(app_limits: None) -> None:

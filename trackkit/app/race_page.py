@@ -317,7 +317,9 @@ def races_profile(track: Any, result: SimulationResult, reference: int) -> Profi
     try:
         return profile_track(
             track,
-            ProfileSettings(races=result.races, seed=result.seed, max_races=result.races),
+            ProfileSettings(
+                races=result.races, seed=result.seed, max_races=result.races, skill=True
+            ),
             options=result.options,
             simulated=result,
             reference_races=reference,

@@ -106,6 +106,7 @@ def profile(args: argparse.Namespace) -> Shown:
         characters=not args.no_exact,
         precision=args.precision,
         max_races=max(args.races, args.max_races),
+        skill=not args.no_skill,
     )
     result = profile_track(track, settings, options=options)
     return Shown({**result.to_json(), "verdict": verdict_json(result)}, profile_text(result))
@@ -122,17 +123,13 @@ def ladder(args: argparse.Namespace) -> Shown:
             "the ladder seats the policies itself: leave out --policy (--rungs picks the rungs)"
         )
     rungs = rungs_of(game.ruleset, policies_of(args.rungs) if args.rungs else None)
-    race_options(game, args)  # refuses another game's flag, a wrong player count
-
-    def options_for(policies: tuple[str, ...]) -> Any:
-        return race_options(game, args, policies=policies)
+    options = race_options(game, args)  # refuses another game's flag, a wrong player count
 
     with progress_bar(args, len(rungs) - 1, unit="step") as update:
         steps = run_ladder(
             track,
             rungs,
-            options_for,
-            players=args.players,
+            options,
             races=args.races,
             seed=args.seed,
             progress=update,
@@ -317,6 +314,7 @@ def sweep(args: argparse.Namespace) -> Shown:
                 precision=args.precision,
                 max_races=args.max_races,
                 content=args.content,
+                skill=not args.no_skill,
             ),
             sample=args.sample,
             sample_seed=args.sample_seed,

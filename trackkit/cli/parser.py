@@ -136,6 +136,7 @@ def _shared(add: _Commands) -> None:
     add_race_arguments(p, players=4)
     p.add_argument("--races", type=_races, default=PROFILE_RACES, help=f"default {PROFILE_RACES:,}")
     p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    p.add_argument("--no-skill", action="store_true", help="skip the skill figure (its races)")
     _precision(p, most=100_000)
     _robust(p, "each figure's range across them")
     p = add.add("ladder", commands.ladder, "how much playing well pays: a ladder of policies")
@@ -284,6 +285,7 @@ def _sweep(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
     p.add_argument("--no-exact", action="store_true", help="skip the exact solo figures")
+    p.add_argument("--no-skill", action="store_true", help="skip the skill figure (its races)")
     _precision(p, most=None)
     p.add_argument(
         "--characters",

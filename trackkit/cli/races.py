@@ -94,15 +94,11 @@ def add_race_arguments(
 
 
 def race_options(
-    game: Game,
-    args: argparse.Namespace,
-    defaults: Mapping[str, Any] | None = None,
-    *,
-    policies: tuple[str, ...] | None = None,
+    game: Game, args: argparse.Namespace, defaults: Mapping[str, Any] | None = None
 ) -> Any:
     """The race options of ``game`` from the command line: another game's option given is
     refused by its flag; ``defaults`` (a profile's choices) stand where the user chose
-    nothing; ``policies`` (one per seat) stand for ``--policy``."""
+    nothing."""
     values = vars(args)
     own = {option.name for option in game.face.options}
     for name, (_, option) in game_options().items():
@@ -111,8 +107,7 @@ def race_options(
     chosen = {**(defaults or {}), **chosen_values(game.face.options, values)}
     return game.face.race_options(
         players=args.players,
-        policies=policies
-        or (policies_of(args.policy) if args.policy else game.ruleset.policies[:1]),
+        policies=policies_of(args.policy) if args.policy else game.ruleset.policies[:1],
         content=args.content,
         chosen=chosen,
     )

@@ -21,7 +21,7 @@ sd / √R. At 0 the step is tied: the stronger play wins no more often here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from trackkit.limits import LADDER_RACES
 from trackkit.sim.montecarlo import simulate
 
 LADDER_RACE_COUNT = 4_000  # races a step, each on both seatings: ±1 point at 4 players
+SKILL_RACES = 1_000  # a profile's skill: race pairs (with a profile's 2,000 races, 2x its cost)
 MIN_LADDER_RACES = 100  # fewer tell nothing (the interval's t needs a sample)
 
 
@@ -51,6 +52,8 @@ class Step:
     high: float
     upper_rate: float
     lower_rate: float
+    # each race pair's difference (the upper rung's wins less the lower's, per player)
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
 
     @property
     def beyond_noise(self) -> bool:
@@ -112,16 +115,15 @@ def ladder_step(
     track: Any,
     upper: str,
     lower: str,
-    options_for: Callable[[tuple[str, ...]], Any],
+    options: Any,
     *,
-    players: int,
     races: int = LADDER_RACE_COUNT,
     seed: int = 0,
 ) -> Step:
-    """``upper`` against ``lower`` on ``track`` at mixed tables of ``players``
-    (:func:`mixed_seats`), the options of a seating from ``options_for(policies)``, one
-    policy per seat."""
+    """``upper`` against ``lower`` on ``track`` at mixed tables (:func:`mixed_seats`) of
+    ``options``' players, raced with ``options`` but for the policies."""
     check_ladder_races(races)
+    ruleset, players = options.ruleset, options.players
     if players < 2 or upper == lower:
         raise TrackkitError(
             f"a ladder step races two policies at one table of 2 players or more, not "
@@ -130,7 +132,8 @@ def ladder_step(
     seatings = mixed_seats(players, upper, lower)
     wins_up, wins_low = [], []
     for seating in seatings:
-        result = simulate(track, options_for(seating), races=races, seed=seed)
+        seated = ruleset.with_policies(options, seating)
+        result = simulate(track, seated, races=races, seed=seed)
         first = result.placing == 1
         share = first / np.maximum(first.sum(axis=1, keepdims=True), 1)
         is_upper = np.array([policy == upper for policy in seating])
@@ -151,21 +154,21 @@ def ladder_step(
         100 * (mean + half),
         float(upper_wins.mean()) / players,
         float(lower_wins.mean()) / players,
+        paired,
     )
 
 
 def run_ladder(
     track: Any,
     rungs: Sequence[Rung],
-    options_for: Callable[[tuple[str, ...]], Any],
+    options: Any,
     *,
-    players: int,
     races: int = LADDER_RACE_COUNT,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Step, ...]:
-    """Each rung of ``rungs`` (weakest first) against the one below at mixed tables of
-    ``players``, on one seed."""
+    """Each rung of ``rungs`` (weakest first) against the one below at mixed tables,
+    raced with ``options`` but for the policies, on one seed."""
     check_ladder_races(races)
     steps = []
     for k in range(1, len(rungs)):
@@ -174,8 +177,7 @@ def run_ladder(
                 track,
                 rungs[k].policy,
                 rungs[k - 1].policy,
-                options_for,
-                players=players,
+                options,
                 races=races,
                 seed=seed,
             )
@@ -183,6 +185,51 @@ def run_ladder(
         if progress is not None:
             progress(k, len(rungs) - 1)
     return tuple(steps)
+
+
+def skill_step(track: Any, options: Any, *, races: int = SKILL_RACES, seed: int = 0) -> Step:
+    """A track's skill: its game's ladder's top rung against the game's own policy (its
+    first) at mixed tables, raced with ``options`` but for the policies."""
+    ladder = options.ruleset.ladder
+    return ladder_step(track, ladder[-1].policy, ladder[0].policy, options, races=races, seed=seed)
+
+
+_AVERAGE: dict[tuple[Any, ...], Step] = {}
+AVERAGE_SKILL_RACES = MIN_LADDER_RACES  # race pairs on each of the average track's tracks
+
+
+def average_skill(options: Any, *, seed: int = 0) -> Step:
+    """The skill of an average track (:func:`~trackkit.explore.fairness.reference_tracks`):
+    its tracks' gains averaged, its interval from theirs (independent tracks), each track
+    raced :data:`AVERAGE_SKILL_RACES` race pairs with ``options`` and ``seed``. Kept: a
+    sweep's profiles ask for the same one."""
+    from trackkit.explore.fairness import reference_tracks
+
+    ruleset = options.ruleset
+    content = getattr(options, "content", None)
+    key = (ruleset.name, options, str(getattr(content, "folder", "")), seed)
+    if key not in _AVERAGE:
+        steps = [
+            skill_step(track, options, races=AVERAGE_SKILL_RACES, seed=seed)
+            for track in reference_tracks(ruleset, options.players)
+        ]
+        n = len(steps)
+        gain = sum(s.gain for s in steps) / n
+        # each track's half-width is ~1.96 standard errors: the mean's, independent tracks
+        half = float(np.sqrt(sum(((s.high - s.low) / 2) ** 2 for s in steps))) / n
+        first = steps[0]
+        _AVERAGE[key] = Step(
+            first.lower,
+            first.upper,
+            first.players,
+            AVERAGE_SKILL_RACES * n,
+            gain,
+            gain - half,
+            gain + half,
+            sum(s.upper_rate for s in steps) / n,
+            sum(s.lower_rate for s in steps) / n,
+        )
+    return _AVERAGE[key]
 
 
 def monotone(steps: Sequence[Step]) -> bool:

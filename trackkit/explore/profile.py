@@ -70,17 +70,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
-
 from trackkit.errors import TrackkitError
 from trackkit.explore.fairness import (
-    BOOTSTRAP_DRAWS,
     CHARACTERS,
     GroupFairness,
     dead_paths,
     fairness_measures,
     group_fairness,
-    percentiles,
     reference,
     share_rows,
     start_path_table,
@@ -93,6 +89,8 @@ from trackkit.explore.fairness import (
 from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW
 from trackkit.explore.fairness import REFERENCE_TRACKS as REFERENCE_TRACKS
 from trackkit.explore.fairness import reference_tracks as reference_tracks
+from trackkit.explore.ladder import SKILL_RACES, average_skill, skill_step
+from trackkit.explore.length import length_figures
 from trackkit.explore.paired import Paired, paired_headline, paired_mean
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
 
@@ -173,6 +171,12 @@ FIGURES: tuple[Figure, ...] = (
         "balance",
         "low",
         kind="exact",
+    ),
+    Figure(
+        "skill",
+        "Skill: the top policy's win rate minus the game's own, in points",
+        "skill",
+        "high",
     ),
     Figure("lead_changes", "Lead changes per race", "drama", "high"),
     Figure("last_round", "Share of races decided in the last round", "drama", "high"),
@@ -283,7 +287,10 @@ class ProfileSettings:
     ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
     sweep, whose bound on races counts it for every track). ``content`` (a folder or a
     bundled content's name) is the game content raced when no options are given (None:
-    the game's bundled).
+    the game's bundled). ``skill``: the skill figure too (its ladder's top rung against its
+    own policy at mixed tables, ``skill_races`` race pairs on the same seed; left out, NaN):
+    ``trackkit profile``, a sweep, ``compare`` and the Race page measure it, unless told not
+    to.
 
     >>> ProfileSettings(races=500, seed=1).races
     500
@@ -296,6 +303,8 @@ class ProfileSettings:
     precision: float | None = None
     max_races: int | None = None
     content: str | None = None
+    skill: bool = False
+    skill_races: int = SKILL_RACES
 
 
 DEFAULT_PROFILE = ProfileSettings()
@@ -400,6 +409,7 @@ def profile_track(
         values.update(seat_figures(result, seed))
     if ruleset.track_figures is not None:
         values.update(ruleset.track_figures(result.board))
+    values |= _skill(track, options, settings, details, paired)
     figures, missing = FIGURES, {}
     if spec is not None:
         figures = profile_figures(ruleset, spec, values)
@@ -539,56 +549,21 @@ def seat_figures(result: SimulationResult, seed: int) -> dict[str, float]:
     }
 
 
-def length_figures(result: SimulationResult, seed: int) -> dict[str, float]:
-    """Mean rounds with its interval, the standard deviation and the 10th and 90th
-    percentiles, each with a bootstrap interval over the lengths seen (widened to hold its
-    estimate where the bootstrap's ends leave it out)."""
-    low, high = result.ci95
-    counts = result.totals.rounds_count
-    values = {"rounds_mean": result.mean_rounds, "rounds_mean_low": low, "rounds_mean_high": high}
-    point = _length_stats(counts[None, :])[0]
-    rng = np.random.default_rng([result.seed, 0x1E46, result.races])
-    draws = rng.multinomial(result.races, counts / counts.sum(), size=BOOTSTRAP_DRAWS)
-    boot = _length_stats(draws)
-    for i, key in enumerate(("rounds_std", "rounds_p10", "rounds_p90")):
-        values[key] = float(point[i])
-        low, high = percentiles(boot[:, i])
-        values[f"{key}_low"], values[f"{key}_high"] = (
-            float(min(low, point[i])),
-            float(max(high, point[i])),
-        )
-    return values
-
-
-def _length_stats(counts: np.ndarray) -> np.ndarray:
-    """Standard deviation, 10th and 90th percentile of each row of race-length counts."""
-    lengths = np.arange(counts.shape[1])
-    races = counts.sum(axis=1)
-    mean = counts @ lengths / races
-    variance = (counts * (lengths[None, :] - mean[:, None]) ** 2).sum(axis=1) / np.maximum(
-        1, races - 1
-    )
-    return np.stack(
-        [np.sqrt(variance), grouped_percentile(counts, 0.1), grouped_percentile(counts, 0.9)],
-        axis=1,
-    )
-
-
-def grouped_percentile(counts: np.ndarray, q: float) -> np.ndarray:
-    """The ``q`` percentile of each row of race-length counts, a race of ``k`` rounds taken
-    as spread evenly over ``k - ½`` to ``k + ½`` (the percentile of grouped data). It
-    rounds to the whole-round percentile, and unlike it moves smoothly with the counts, so
-    its bootstrap interval covers 95% (a whole-round percentile's interval holds the truth
-    always, or not at all: it cannot say how sure it is).
-
-    >>> grouped_percentile(np.array([[0, 10, 10]]), 0.5).tolist()
-    [1.5]
-    """
-    races = counts.sum(axis=1)
-    target = q * races
-    cumulative = np.cumsum(counts, axis=1)
-    at = np.minimum((cumulative < target[:, None]).sum(axis=1), counts.shape[1] - 1)
-    rows = np.arange(counts.shape[0])
-    before = np.where(at > 0, cumulative[rows, np.maximum(at - 1, 0)], 0)
-    inside = np.maximum(counts[rows, at], 1)
-    return at - 0.5 + (target - before) / inside
+def _skill(
+    track: Any,
+    options: Any,
+    settings: ProfileSettings,
+    details: dict[str, Any],
+    paired: dict[str, Paired],
+) -> dict[str, float]:
+    """The skill figure (:func:`~trackkit.explore.ladder.skill_step`), NaN when left out;
+    nothing for a game without a ladder."""
+    if len(options.ruleset.ladder) < 2:
+        return {}
+    if not settings.skill:
+        return {"skill": math.nan, "skill_low": math.nan, "skill_high": math.nan}
+    step = skill_step(track, options, races=settings.skill_races, seed=settings.seed)
+    average = average_skill(options, seed=settings.seed)
+    details["skill"] = step.to_json() | {"average": average.to_json()}
+    paired["skill"] = paired_mean(100 * step.pairs, step.races)  # race pair r alike anywhere
+    return {"skill": step.gain, "skill_low": step.low, "skill_high": step.high}

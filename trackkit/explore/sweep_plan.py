@@ -27,6 +27,7 @@ from pydantic import (
 
 from trackkit.board.datafile import GAME_NAME, MAX_PATH, first_problem
 from trackkit.errors import LocatedError, TrackkitError, shown
+from trackkit.explore.ladder import SKILL_RACES, check_ladder_races
 from trackkit.explore.profile import REFERENCE_TRACKS, ProfileSettings
 from trackkit.limits import SWEEP_RACES
 
@@ -38,7 +39,7 @@ MAX_PARTITION = 100_000  # tracks of one partition (the command line's bound)
 MAX_SEED = 2**64 - 1
 REDO = "the sweep's files were changed or damaged: sweep again into a new folder"
 # a sweep's profiles unless told: each character's exact rounds cost eight solves a track
-SWEEP_PROFILE = ProfileSettings(characters=False)
+SWEEP_PROFILE = ProfileSettings(characters=False, skill=True)
 
 
 class SweepFolderError(LocatedError):
@@ -153,6 +154,7 @@ class SweepPlan:
     characters: bool = False  # each character's exact solo rounds (costly: 8 solves)
     sample_seed: int | None = None  # draws the sample (None: the seed)
     content: str | None = None  # the game content raced (a folder or a name; None: bundled)
+    skill_races: int = 0  # the skill figure's race pairs a track (0: left out)
 
     @property
     def tracks(self) -> int:
@@ -173,6 +175,8 @@ class SweepPlan:
             characters=self.characters,
             precision=self.precision,
             max_races=max(self.races, self.max_races),
+            skill=self.skill_races > 0,
+            skill_races=self.skill_races or SKILL_RACES,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -229,6 +233,8 @@ class _ManifestSpec(BaseModel):
     characters: StrictBool
     sample_seed: StrictInt | None = Field(ge=0, le=MAX_SEED)
     content: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_PATH)
+    # a sweep before the skill figure has none
+    skill_races: StrictInt = Field(default=0, ge=0, le=MAX_RACES)
 
     @model_validator(mode="after")
     def _consistent(self) -> _ManifestSpec:
@@ -320,7 +326,13 @@ def plan_sweep(
             f"{sample:,}{tail}"
         )
     tracks = size if sample is None else sample
-    each = max(races, most)
+    from trackkit.games import get_ruleset  # the registry, not a game
+
+    ruleset = get_ruleset(space.game)
+    skill_races = profile.skill_races if profile.skill and len(ruleset.ladder) > 1 else 0
+    if skill_races:
+        check_ladder_races(skill_races)
+    each = max(races, most) + 2 * skill_races  # the skill's races: both seatings
     # the average track every profile is measured against is raced too (once a worker)
     raced = tracks + REFERENCE_TRACKS
     doing = (
@@ -328,9 +340,6 @@ def plan_sweep(
         f"{each:,} races each)"
     )
     SWEEP_RACES.check(raced * each, doing)
-    from trackkit.games import get_ruleset  # the registry, not a game
-
-    ruleset = get_ruleset(space.game)
     exact = exact and ruleset.exact_solo is not None  # a game with no solver: raced only
     content = profile.content
     if content is not None:
@@ -353,6 +362,7 @@ def plan_sweep(
         characters=profile.characters is True and exact,
         sample_seed=sample_seed if sample is not None else None,
         content=content,
+        skill_races=skill_races,
     )
 
 

@@ -21,8 +21,9 @@ What every game implements (:class:`Ruleset`; ``games/yummell/core/ruleset.py`` 
   the names of its bundled contents, the default first): the game's content files (deck,
   characters…), bundled or a user's own, read with located errors;
 - ``options(...)``: the race options the game takes (``content=`` a content its
-  ``load_content`` gave, whatever else it takes), an object with ``players`` and
-  ``ruleset`` and a ``summary()`` for reports;
+  ``load_content`` gave, ``policies=`` one a racer, whatever else it takes), an object with
+  ``players`` and ``ruleset`` and a ``summary()`` for reports; ``with_policies(options,
+  policies)``: the same options with one policy a racer;
 - ``prepare(track, options, composed=...)``: the engine's view of a track (with ``nodes``,
   the name of each node index, and ``composed``), from the composition its check made
   (``composed``: :attr:`TrackCheck.composed`; None: composed anew); every race goes
@@ -267,6 +268,10 @@ class Ruleset(Protocol):
     def load_content(self, folder: str | Path | None = None) -> Any: ...
 
     def options(self, **choices: Any) -> Any: ...
+
+    def with_policies(self, options: Any, policies: tuple[str, ...]) -> Any:
+        """``options`` with one policy a racer (a ladder's mixed tables)."""
+        ...
 
     def prepare(self, track: Any, options: Any, *, composed: Any = None) -> Any: ...
 

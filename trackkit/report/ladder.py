@@ -4,6 +4,7 @@ climbs (its data is :func:`ladder_json`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,3 +74,25 @@ def _step(row: dict[str, Any], data: dict[str, Any]) -> Step:
         row["upper_win_rate"],
         row["lower_win_rate"],
     )
+
+
+def skill_table(rows: list[Any]) -> list[str]:
+    """The skill of each track (rows with ``rank``, ``name``, ``skill``, ``skill_low``,
+    ``skill_high`` and ``skill_step``), the most skill-rewarding first; none without it."""
+    shown = [row for row in rows if not math.isnan(row.skill)]
+    if not shown:
+        return []
+    lines = [
+        "",
+        f"Skill: {shown[0].skill_step} at mixed tables, the win rate per player, in points",
+        f"{'#':>2} {'track':<32} {'skill (95% CI)':>22}",
+    ]
+    for row in sorted(shown, key=lambda row: -row.skill):
+        interval = f"{row.skill:+.1f} ({row.skill_low:+.1f} to {row.skill_high:+.1f})"
+        lines.append(f"{row.rank:>2} {row.name[:32]:<32} {interval:>22}")
+    return lines
+
+
+def step_words_of(skill: dict[str, Any] | None) -> str:
+    """A profile's skill step in words: "smart over greedy" ("" without one)."""
+    return f"{skill['upper']} over {skill['lower']}" if skill else ""

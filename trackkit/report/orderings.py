@@ -36,11 +36,13 @@ class Ordered:
     key: str
     better: str
     worse: str
+    descending: bool = False  # higher is "better" (more of what the figure measures)
 
 
 ORDERED = {
     "unfairness": Ordered("unfairness", "fairer", "less fair"),
     "rounds_mean": Ordered("rounds_mean", "shorter", "longer"),
+    "skill": Ordered("skill", "more skill-rewarding", "less skill-rewarding", descending=True),
 }
 
 
@@ -75,8 +77,9 @@ def orderings(tracks: dict[str, dict[str, Paired]]) -> Orderings:
             (a, b): difference_p_value(paired[a], paired[b]) for a, b in combinations(paired, 2)
         }
         told = holm(p_values, LEVEL)
-        ranked = sorted(paired, key=lambda name: paired[name].value)
-        for a, b in combinations(ranked, 2):  # ``a`` is the lower: the better
+        sign = -1 if ORDERED[key].descending else 1
+        ranked = sorted(paired, key=lambda name: sign * paired[name].value)
+        for a, b in combinations(ranked, 2):  # ``a`` comes first: the better
             if (a, b) in told or (b, a) in told:
                 claims.append({"figure": key, "better": a, "worse": b})
         groups[key] = tie_groups(ranked, told)

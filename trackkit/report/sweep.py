@@ -38,9 +38,10 @@ def _sweep_line(plan: Any) -> str:
             legal, estimate = drawn.legal_count()
             space = f"{'about ' if estimate else ''}{legal:,} legal designs ({space} ranked)"
     exact = ", exact solo length" if plan.exact else ", no exact solver"
+    skill = f", skill ({plan.skill_races:,} race pairs)" if plan.skill_races else ", no skill"
     return (
         f"{plan.players}-player tracks: {what} of {space}, {plan.races} races "
-        f"each{exact}, seed {plan.seed}, partitions of {plan.partition_size}"
+        f"each{exact}{skill}, seed {plan.seed}, partitions of {plan.partition_size}"
     )
 
 

@@ -208,6 +208,41 @@ def start_balance_sentence(profile: TrackProfile) -> str:
     )
 
 
+SKILL_LITTLE = 5.0  # points: a skill whose interval stays below pays little
+
+
+def skill_sentence(profile: TrackProfile) -> str:
+    """How much more often the game's top policy wins than its own at mixed tables, against
+    an average track's; a track where skill pays little is named as such."""
+    skill = profile.details.get("skill")
+    if not skill:
+        return ""
+    up, down = skill["upper"], skill["lower"]
+    gain, low, high = skill["gain"], skill["gain_low"], skill["gain_high"]
+    if low > 0:
+        how = f"a {up} player wins {gain:.0f} points more often than a {down} one"
+    elif high < 0:
+        how = f"a {up} player wins {-gain:.0f} points less often than a {down} one"
+    else:
+        how = f"a {up} player wins no more often than a {down} one, within noise"
+    text = f"Here {how} at mixed tables (95%: {low:+.1f} to {high:+.1f})"
+    average = skill.get("average")
+    if average:
+        if low > average["gain_high"]:
+            text += ": skill matters more than on an average track"
+        elif high < average["gain_low"]:
+            text += ": skill matters less than on an average track"
+        else:
+            text += ": skill matters as much as on an average track"
+        text += f" ({average['gain']:+.1f} points)"
+    if high < SKILL_LITTLE:
+        text += (
+            f". Skill pays little on this track (under {SKILL_LITTLE:.0f} points): between "
+            "these policies its races are mostly luck"
+        )
+    return text + "."
+
+
 def _noise(low: float, high: float, none: float) -> str:
     if low > none or high < none:
         return "more than noise"
@@ -223,11 +258,13 @@ def verdict_json(profile: TrackProfile) -> dict[str, Any]:
         "character": character_sentence(profile),
         "start_paths": path_sentence(profile),
         "balance": balance_sentence(profile),
+        "skill": skill_sentence(profile),
     }
     start = profile.details.get("start")
     if not start:
         return sentences
     sentences[start["table"]] = start_sentence(profile)
     sentences["start_balance"] = start_balance_sentence(profile)
+    sentences["skill"] = sentences.pop("skill")  # last, after the start group's
     # what does not apply (characters, start paths) says nothing rather than ""
     return {key: sentence for key, sentence in sentences.items() if sentence}

@@ -10,7 +10,7 @@ the others are placed by how far they got.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -179,6 +179,9 @@ class Toy:
 
     def options(self, **choices: Any) -> ToyOptions:
         return ToyOptions(**choices)
+
+    def with_policies(self, options: Any, policies: tuple[str, ...]) -> Any:
+        return replace(options, policy=tuple(policies))
 
     def prepare(
         self, track: ToyTrack, options: ToyOptions, *, composed: ToyTrack | None = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -247,6 +247,9 @@ class SnowTails:
             choices.setdefault("deck", content.deck)
             choices.setdefault("components", content.components)
         return RaceOptions(**choices)
+
+    def with_policies(self, options: Any, policies: tuple[str, ...]) -> Any:
+        return replace(options, policy=tuple(policies))
 
     def prepare(
         self, track: SnowTrack, options: RaceOptions, *, composed: Course | None = None

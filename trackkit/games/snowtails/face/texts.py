@@ -12,6 +12,7 @@ track file numbers it (lanes from 1 on the left in board order).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -26,6 +27,7 @@ from trackkit.games.snowtails.core.presets import list_presets
 from trackkit.games.snowtails.core.race import RaceRecord, TournamentBatch
 from trackkit.games.snowtails.core.ruleset import space_name
 from trackkit.games.snowtails.core.track import SnowTrack
+from trackkit.report.ladder import skill_table, step_words_of
 from trackkit.report.orderings import orderings, orderings_text
 
 
@@ -188,6 +190,10 @@ class SnowFigures:
     slot_spread_low: float  # its 95% interval (simultaneous intervals of the slots)
     slot_spread_high: float
     last_round: float  # share of races decided in the last round
+    skill: float = math.nan  # the top policy's win rate minus greedy's, points (mixed tables)
+    skill_low: float = math.nan
+    skill_high: float = math.nan
+    skill_step: str = ""  # "smart over greedy"
     rank: int = 0
     # the profile's figures to order tracks by (not in the JSON)
     paired: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -196,7 +202,7 @@ class SnowFigures:
         data = asdict(replace(self, paired={}))
         del data["paired"]
         data["ci95"] = list(self.ci95)
-        return data
+        return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
 
 
 def compare_tracks(
@@ -215,7 +221,7 @@ def compare_tracks(
     from trackkit.explore.profile import ProfileSettings, profile_track
 
     rows = []
-    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races)
+    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races, skill=True)
     for done, (key, track) in enumerate(tracks.items(), 1):
         shown_data = show_summary(track)
         profile = profile_track(track, settings, options=options, reference_races=reference_races)
@@ -239,6 +245,10 @@ def compare_tracks(
                 slot_spread_low=v["start_spread_low"],
                 slot_spread_high=v["start_spread_high"],
                 last_round=v["decided_last_round"],
+                skill=v.get("skill", math.nan),
+                skill_low=v.get("skill_low", math.nan),
+                skill_high=v.get("skill_high", math.nan),
+                skill_step=step_words_of(profile.details.get("skill")),
                 paired=profile.paired,
             )
         )
@@ -279,6 +289,7 @@ def compare_text(rows: list[SnowFigures], *, players: int, races: int, seed: int
             f"{row.collisions:>6.2f} {row.trees_hit:>6.2f} {unfair:>20} {spread:>21} "
             f"{100 * row.last_round:>9.1f}%"
         )
+    lines += skill_table(rows)
     lines += ["", *orderings_text(orderings({row.name: row.paired for row in rows}))]
     lines.append(
         "steps: fewest steps from the start to cross the line; cards and trees: per race, "

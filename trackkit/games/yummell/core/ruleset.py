@@ -12,6 +12,7 @@ schema to :mod:`~trackkit.games.yummell.core.terrain`, the track rules to
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +218,9 @@ class Yummell:
 
     def options(self, **choices: Any) -> RaceOptions:
         return RaceOptions(**choices)
+
+    def with_policies(self, options: Any, policies: tuple[str, ...]) -> Any:
+        return replace(options, policies=tuple(policies))
 
     def prepare(
         self, track: Track, options: RaceOptions, *, composed: TrackGraph | None = None

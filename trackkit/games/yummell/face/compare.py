@@ -39,6 +39,7 @@ from trackkit.games.tilekit.track import Track
 from trackkit.games.yummell.core.options import RaceOptions
 from trackkit.games.yummell.core.policies import greedy_route
 from trackkit.games.yummell.core.terrain import Terrain, route_cost
+from trackkit.report.ladder import skill_table, step_words_of
 from trackkit.report.orderings import Orderings, orderings, orderings_text
 
 MIX_COLUMNS = ("plain", "woods", "hills", "swamp")  # the terrain mix's columns, in order
@@ -89,6 +90,10 @@ class TrackFigures:
     path_spread: float
     path_rounds: dict[str, float]
     character_rounds_spread: float
+    skill: float = math.nan  # the top policy's win rate minus greedy's, points (mixed tables)
+    skill_low: float = math.nan
+    skill_high: float = math.nan
+    skill_step: str = ""  # "smart over greedy"
     rank: int = 0
     # the profile's figures to order tracks by (not in the JSON)
     paired: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -138,7 +143,7 @@ def track_figures(
     ``reference_races`` of each track of the average track, default as many) and what
     ``solved`` holds (solved now when None)."""
     solved = solved or solve_track(track, options)
-    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races)
+    settings = ProfileSettings(races=races, seed=seed, exact=False, max_races=races, skill=True)
     profile = profile_track(track, settings, options=options, reference_races=reference_races)
     v = profile.values
     raced = [r for r in profile.details["characters"] if r["difference"] is not None]
@@ -171,6 +176,10 @@ def track_figures(
         path_spread=solved.exact["path_spread"],
         path_rounds=dict(solved.details.get("path_rounds", {})),
         character_rounds_spread=solved.exact["character_rounds_spread"],
+        skill=v.get("skill", math.nan),
+        skill_low=v.get("skill_low", math.nan),
+        skill_high=v.get("skill_high", math.nan),
+        skill_step=step_words_of(profile.details.get("skill")),
         paired=profile.paired,
     )
 
@@ -257,6 +266,7 @@ def compare_text(rows: list[TrackFigures], *, players: int, races: int, seed: in
             f"{row.unfairness_start:>5.1f}  {row.tilted_character[:24]:<24} {moved:>20}  "
             f"{_exact(row.path_spread):>11}  {_exact(row.character_rounds_spread):>16}"
         )
+    lines += skill_table(rows)
     lines += ["", *orderings_text(track_orderings(rows))]
     lines += [
         "exact solo: the profile's reference racer on the greedy start path, infinite deck, "
