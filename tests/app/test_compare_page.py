@@ -112,6 +112,8 @@ def test_every_track_shows_its_unfairness_with_its_interval_beside_its_length() 
         assert low <= float(move) <= high  # signed, inside its signed interval
         assert row["Start path spread (exact rounds)"] >= 0
         assert row["Character spread (exact rounds)"] > 0
+        low, high = (float(x) for x in row["Skill, 95%"].split(" – "))
+        assert low <= round(row["Skill (points)"], 1) <= high and low > 0  # smart pays here
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     length, exact, unfairness = chart["data"]
     assert length["type"] == unfairness["type"] == "bar"

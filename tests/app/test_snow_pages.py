@@ -146,8 +146,11 @@ def test_compare_ranks_the_demo_boards_and_the_design() -> None:
         assert low <= row["Unfairness (points)"] <= high
         low, high = (float(x) for x in row["Spread, 95%"].split(" – "))
         assert low <= row["Start-slot spread (points)"] <= high
+        low, high = (float(x) for x in row["Skill, 95%"].split(" – "))
+        assert low <= row["Skill (points)"] <= high
     said = [m.value for m in at.markdown]
     assert any(line.startswith("Fairer first (told apart at 95%, Holm)") for line in said)
+    assert any(line.startswith("More skill-rewarding first") for line in said)
 
 
 def test_a_heat_map_over_the_app_plot_limit_is_refused_and_the_page_goes_on(

@@ -78,7 +78,7 @@ def test_sweep_then_find(cli: Cli, tmp_path: Path, small_space: PresetSpace) -> 
         (("find", "{folder}/nowhere"), "is not a folder"),
         (
             (*SWEEP, "--races", "30", "--out", "{folder}"),
-            "different sweep (there vs asked: races 20 vs 30; skill_races 100 vs 1000)",
+            "different sweep (there vs asked: races 20 vs 30)",
         ),
         (
             (*SWEEP, "--out", "{folder}", "--scheduler", "tcp://127.0.0.1:1"),

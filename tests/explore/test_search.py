@@ -65,11 +65,28 @@ def test_the_best_tracks_are_legal_and_ranked_by_fitness(space) -> None:
         ({"target_length": -1}, "positive number of rounds"),
         ({"check_races": 1}, "at least 2 races"),
         ({"method": "annealing"}, "map-elites or random"),
+        ({"axis": "speed"}, "second axis is one of unfairness, skill"),
     ],
 )
 def test_impossible_searches_are_refused(space, choices, message) -> None:
     with pytest.raises(TrackkitError, match=message):
         search(space, SearchSettings(**({"target_length": 9.0, "budget": 10} | choices)))
+
+
+def test_a_map_over_skill_places_each_track_by_its_measured_skill(space) -> None:
+    """``--axis skill``: the candidates' skill is measured (smart over greedy), and the map's
+    rows are its range; the fitness is still the unfairness."""
+    from trackkit.explore.search import AXES, _cell
+
+    settings = SearchSettings(9.0, budget=6, top=1, check_races=40, method="random", axis="skill")
+    result = search(space, settings, ProfileSettings(races=20, skill_races=100))
+    (found,) = result.best
+    assert found.values["skill_low"] <= found.values["skill"] <= found.values["skill_high"]
+    assert AXES["skill"][0] < found.values["skill"] < AXES["skill"][1]
+    low, high = AXES["skill"]
+    row = _cell(found.values, settings)[1]
+    assert row == int((found.values["skill"] - low) / (high - low) * 20)
+    assert 1 <= result.cells <= 6
 
 
 def test_a_search_of_too_few_races_is_refused(space) -> None:

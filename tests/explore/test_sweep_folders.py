@@ -653,9 +653,9 @@ def test_the_documented_sweeps_fit_the_command_lines_limit() -> None:
     plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=10_000), sample=100_000)
     with pytest.raises(
         CostLimitError,
-        match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 5,000 races "
-        r"each\) would need 47,001,750,000 races in all",
-    ):  # 3,000 races and the skill's 2 × 1,000
+        match=r"this sweep \(9,400,320 tracks and the 30 of an average track × 6,000 races "
+        r"each\) would need 56,402,100,000 races in all",
+    ):  # 3,000 races and the skill's: 1,500 race pairs
         plan_sweep(PresetSpace(size=9_400_320), ProfileSettings(races=3_000, skill=True))
 
 

@@ -56,6 +56,11 @@ GLOSSARY: dict[str, str] = {
     "every legal track for that player count, raced with the same options and seed (a "
     "game without such a space, as Snow Tails 2, or a count the building rule does not "
     "cover: its preset tracks).",
+    "skill": "How much more often a player of the game's strongest policy wins than a player "
+    "of its own (Yummell and Snow Tails: smart over greedy), in points of win rate, each "
+    "raced against the other at mixed tables (each seat played by both, on the same deals). "
+    "Near 0, or below 5 points: skill pays little on the track; below 0, the careful play "
+    "loses to the simple one there.",
     "unfairness": "How far the track moves a racer's chance of winning from fair, in points "
     "of win share (3: by about 3 points, say from 25% to 22% or 28%): its characters against "
     "an average track, and its start (Yummell: the order in which the racers make their first "
@@ -113,6 +118,8 @@ COLUMN_TERMS: dict[str, str] = {
     "Unfairness": "unfairness",
     "Unfairness, 95%": "unfairness",
     "Unfairness (points)": "unfairness",
+    "Skill (points)": "skill",
+    "Skill, 95%": "skill",
     "From the characters": "unfairness",
     "From the start": "unfairness",
     "Its move, 95%": "tilt",

@@ -272,6 +272,7 @@ def search(args: argparse.Namespace) -> Shown:
         budget=args.budget,
         method=args.method,
         top=args.top,
+        axis=args.axis,
     )
     settings = ProfileSettings(
         races=args.races,

@@ -253,6 +253,12 @@ def _design_space(add: _Commands) -> None:
     p.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
     p.add_argument("--method", choices=["map-elites", "random"], default="map-elites")
     p.add_argument(
+        "--axis",
+        choices=["unfairness", "skill"],
+        default="unfairness",
+        help="the map's second axis, beside the length (default unfairness)",
+    )
+    p.add_argument(
         "--top",
         type=bounded(1, 1_000, "--top runs from {low} to {high}"),
         default=5,

@@ -33,7 +33,6 @@ from trackkit.limits import LADDER_RACES
 from trackkit.sim.montecarlo import simulate
 
 LADDER_RACE_COUNT = 4_000  # races a step, each on both seatings: ±1 point at 4 players
-SKILL_RACES = 1_000  # a profile's skill: race pairs (with a profile's 2,000 races, 2x its cost)
 MIN_LADDER_RACES = 100  # fewer tell nothing (the interval's t needs a sample)
 
 
@@ -187,7 +186,14 @@ def run_ladder(
     return tuple(steps)
 
 
-def skill_step(track: Any, options: Any, *, races: int = SKILL_RACES, seed: int = 0) -> Step:
+def skill_pairs(races: int) -> int:
+    """The race pairs of a profile's skill figure when not told: half its races (so the two
+    seatings race as many as the profile: a sweep with the skill costs twice one without),
+    at least :data:`MIN_LADDER_RACES`."""
+    return max(MIN_LADDER_RACES, races // 2)
+
+
+def skill_step(track: Any, options: Any, *, races: int = 1_000, seed: int = 0) -> Step:
     """A track's skill: its game's ladder's top rung against the game's own policy (its
     first) at mixed tables, raced with ``options`` but for the policies."""
     ladder = options.ruleset.ladder

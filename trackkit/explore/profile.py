@@ -89,7 +89,7 @@ from trackkit.explore.fairness import (
 from trackkit.explore.fairness import REFERENCE_DRAW as REFERENCE_DRAW
 from trackkit.explore.fairness import REFERENCE_TRACKS as REFERENCE_TRACKS
 from trackkit.explore.fairness import reference_tracks as reference_tracks
-from trackkit.explore.ladder import SKILL_RACES, average_skill, skill_step
+from trackkit.explore.ladder import average_skill, skill_pairs, skill_step
 from trackkit.explore.length import length_figures
 from trackkit.explore.paired import Paired, paired_headline, paired_mean
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
@@ -279,21 +279,22 @@ class TrackProfile:
 class ProfileSettings:
     """How a track is profiled, the same for one track, a sweep and a search.
 
-    ``races`` races from ``seed`` (race ``r`` of a seed is dealt, shuffled and ordered
-    alike on every track: common random numbers); the exact solver's figures (``exact``)
-    and each character's exact solo rounds (``characters``, with ``exact``; None: yes for
-    one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
-    races are added until the balance interval's half-width is at most this, up to
-    ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
-    sweep, whose bound on races counts it for every track). ``content`` (a folder or a
-    bundled content's name) is the game content raced when no options are given (None:
-    the game's bundled). ``skill``: the skill figure too (its ladder's top rung against its
-    own policy at mixed tables, ``skill_races`` race pairs on the same seed; left out, NaN):
-    ``trackkit profile``, a sweep, ``compare`` and the Race page measure it, unless told not
-    to.
+        ``races`` races from ``seed`` (race ``r`` of a seed is dealt, shuffled and ordered
+        alike on every track: common random numbers); the exact solver's figures (``exact``)
+        and each character's exact solo rounds (``characters``, with ``exact``; None: yes for
+        one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
+        races are added until the balance interval's half-width is at most this, up to
+        ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
+        sweep, whose bound on races counts it for every track). ``content`` (a folder or a
+        bundled content's name) is the game content raced when no options are given (None:
+        the game's bundled). ``skill``: the skill figure too (its ladder's top rung against its
+        own policy at mixed tables, ``skill_races`` race pairs on the same seed, by default half
+    the races; left out, NaN):
+        ``trackkit profile``, a sweep, ``compare`` and the Race page measure it, unless told not
+        to.
 
-    >>> ProfileSettings(races=500, seed=1).races
-    500
+        >>> ProfileSettings(races=500, seed=1).races
+        500
     """
 
     races: int = PROFILE_RACES
@@ -304,7 +305,7 @@ class ProfileSettings:
     max_races: int | None = None
     content: str | None = None
     skill: bool = False
-    skill_races: int = SKILL_RACES
+    skill_races: int | None = None
 
 
 DEFAULT_PROFILE = ProfileSettings()
@@ -562,7 +563,8 @@ def _skill(
         return {}
     if not settings.skill:
         return {"skill": math.nan, "skill_low": math.nan, "skill_high": math.nan}
-    step = skill_step(track, options, races=settings.skill_races, seed=settings.seed)
+    pairs = settings.skill_races or skill_pairs(settings.races)
+    step = skill_step(track, options, races=pairs, seed=settings.seed)
     average = average_skill(options, seed=settings.seed)
     details["skill"] = step.to_json() | {"average": average.to_json()}
     paired["skill"] = paired_mean(100 * step.pairs, step.races)  # race pair r alike anywhere

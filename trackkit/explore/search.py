@@ -40,6 +40,9 @@ LENGTH_CELLS, FAIRNESS_CELLS = 24, 20
 # unfairness, in points of win share, lies within this range on the bundled spaces (1 to
 # 10 at 3 and 4 players): the archive's rows span it, and more shares the last row
 FAIRNESS_RANGE = (0.0, 15.0)
+# the figures a map's second axis may be, each with the range its rows span (skill, in
+# points: -10 to +55 on the bundled presets and demo boards at 3 to 5 players)
+AXES: dict[str, tuple[float, float]] = {"unfairness": FAIRNESS_RANGE, "skill": (-20.0, 60.0)}
 FRESH = 0.1  # share of candidates drawn uniformly rather than mutated
 TOURNAMENT = 4  # elites drawn for each parent chosen by fitness
 PENALTY = 5.0  # fitness (points of unfairness) lost per round of length beyond the tolerance
@@ -71,6 +74,7 @@ class SearchSettings:
     top: int = 5
     check_races: int = 5 * PROFILE_RACES
     batch: int = 10
+    axis: str = "unfairness"  # the map's second axis (:data:`AXES`); the first is the length
 
 
 @dataclass(frozen=True)
@@ -155,13 +159,19 @@ def search(
         )
     if races < 2 or settings.check_races < 2:
         raise TrackkitError("a profile needs at least 2 races")
+    if settings.axis not in AXES:
+        raise TrackkitError(
+            f"the map's second axis is one of {', '.join(AXES)}, not {settings.axis!r}"
+        )
+    if settings.axis == "skill":  # the candidates' skill is measured to place them
+        profile = replace(profile, skill=True)
     most = profile.max_races if profile.max_races is not None else PRECISION_RACES
     candidates = replace(profile, exact=False, max_races=max(races, most))
     profiles = _Profiles(space, settings, candidates, progress)
     if settings.method == "random":
         for rank in space.sample_ranks(budget, profile.seed, distinct=True):
             profiles.profile(rank)
-        cells = len({_cell(profiles.values(r), target_length) for r in profiles.counts})
+        cells = len({_cell(profiles.values(r), settings) for r in profiles.counts})
     elif settings.method == "map-elites":
         cells = _map_elites(space, profiles, profile.seed, settings.batch)
     else:
@@ -221,12 +231,12 @@ def _length_range(target: float) -> tuple[float, float]:
     return (target / 2, target * 2)
 
 
-def _cell(values: dict[str, float], target: float) -> tuple[int, int]:
-    low, high = _length_range(target)
+def _cell(values: dict[str, float], settings: SearchSettings) -> tuple[int, int]:
+    low, high = _length_range(settings.target_length)
     length = (values["rounds_mean"] - low) / (high - low)
     column = min(LENGTH_CELLS - 1, max(0, int(length * LENGTH_CELLS)))
-    low, high = FAIRNESS_RANGE
-    share = (values["unfairness"] - low) / (high - low)
+    low, high = AXES[settings.axis]
+    share = (values[settings.axis] - low) / (high - low)
     row = min(FAIRNESS_CELLS - 1, max(0, int(share * FAIRNESS_CELLS)))
     return column, row
 
@@ -292,7 +302,7 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
     archive = GridArchive(
         solution_dim=1,
         dims=(LENGTH_CELLS, FAIRNESS_CELLS),
-        ranges=(_length_range(profiles.target), FAIRNESS_RANGE),
+        ranges=(_length_range(profiles.target), AXES[profiles.settings.axis]),
         seed=seed,
         dtype=np.float64,
     )
@@ -307,7 +317,7 @@ def _map_elites(space: Any, profiles: _Profiles, seed: int, batch: int) -> int:
         archive.add(
             np.array([[float(r)] for r in ranks]),
             np.array([profiles.fitness(r) for r in ranks]),
-            np.array([[v["rounds_mean"], v["unfairness"]] for v in values]),
+            np.array([[v["rounds_mean"], v[profiles.settings.axis]] for v in values]),
         )
 
     for rank in space.sample_ranks(min(budget, max(batch, budget // 5)), seed, distinct=True):

@@ -27,7 +27,7 @@ from pydantic import (
 
 from trackkit.board.datafile import GAME_NAME, MAX_PATH, first_problem
 from trackkit.errors import LocatedError, TrackkitError, shown
-from trackkit.explore.ladder import SKILL_RACES, check_ladder_races
+from trackkit.explore.ladder import check_ladder_races, skill_pairs
 from trackkit.explore.profile import REFERENCE_TRACKS, ProfileSettings
 from trackkit.limits import SWEEP_RACES
 
@@ -176,7 +176,7 @@ class SweepPlan:
             precision=self.precision,
             max_races=max(self.races, self.max_races),
             skill=self.skill_races > 0,
-            skill_races=self.skill_races or SKILL_RACES,
+            skill_races=self.skill_races or None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -329,7 +329,9 @@ def plan_sweep(
     from trackkit.games import get_ruleset  # the registry, not a game
 
     ruleset = get_ruleset(space.game)
-    skill_races = profile.skill_races if profile.skill and len(ruleset.ladder) > 1 else 0
+    skill_races = 0
+    if profile.skill and len(ruleset.ladder) > 1:
+        skill_races = profile.skill_races or skill_pairs(races)
     if skill_races:
         check_ladder_races(skill_races)
     each = max(races, most) + 2 * skill_races  # the skill's races: both seatings

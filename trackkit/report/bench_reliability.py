@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,9 @@ class Retest:
     # per sweep: the share of its tracks told apart from its fairest (lowest unfairness)
     told_from_fairest: tuple[float, ...] = ()
     largest_tie: tuple[float, ...] = ()  # per sweep: the share of tracks at its commonest value
+    # per figure of two sweeps: its spread over the tracks (standard deviation) and its
+    # typical interval's half-width (the median), in the first sweep
+    spread: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +83,7 @@ class Retest:
             "baseline_cpu_seconds_per_profile": self.baseline_cpu_seconds,
             "told_from_fairest": list(self.told_from_fairest),
             "largest_tie": list(self.largest_tie),
+            "spread_and_half_width": {k: list(v) for k, v in self.spread.items()},
         }
 
 
@@ -162,7 +166,17 @@ def retest_sweeps(first: str | Path, second: str | Path) -> Retest:
         correlations={k: spearman(left.loc[shared, k], right.loc[shared, k]) for k in keys},
         told_from_fairest=tuple(told_from_fairest(frame) for frame in frames),
         largest_tie=tuple(largest_tie(frame["unfairness"]) for frame in frames),
+        spread={k: spread_and_half_width(frames[0], k) for k in keys},
     )
+
+
+def spread_and_half_width(frame: pd.DataFrame, key: str) -> tuple[float, float]:
+    """How much ``key`` varies over a sweep's tracks (standard deviation) and its typical
+    95% half-width (median): a figure that tells tracks apart varies more than its noise."""
+    if f"{key}_low" not in frame.columns:
+        return math.nan, math.nan
+    half = (frame[f"{key}_high"] - frame[f"{key}_low"]) / 2
+    return float(frame[key].std()), float(half.median())
 
 
 def told_from_fairest(frame: pd.DataFrame) -> float:
@@ -201,11 +215,16 @@ def retest_text(retest: Retest) -> str:
     header = f"  {'figure':<22} {'spearman':>9}"
     if retest.baseline:
         header += f" {'baseline':>9}"
+    if retest.spread:
+        header += f" {'spread (sd)':>12} {'half-width':>11}"
     lines.append(header)
     for key, value in retest.correlations.items():
         line = f"  {key:<22} {value:9.3f}"
         if retest.baseline:
             line += f" {retest.baseline[key]:9.3f}"
+        if retest.spread:
+            sd, half = retest.spread.get(key, (math.nan, math.nan))
+            line += f" {sd:12.3f} {half:11.3f}"
         lines.append(line)
     for i, share in enumerate(retest.told_from_fairest):
         lines.append(

@@ -86,7 +86,10 @@ def _show(rows: list[TrackFigures], races: int) -> None:
     for line in orderings_text(track_orderings(rows)):
         st.markdown(line)
     st.dataframe(
-        table.style.format({c: "{:.2f}" for c in ROUNDS_COLUMNS} | {"Unfairness": "{:.1f}"}).apply(
+        table.style.format(
+            {c: "{:.2f}" for c in ROUNDS_COLUMNS}
+            | {"Unfairness": "{:.1f}", "Skill (points)": "{:+.1f}"}
+        ).apply(
             lambda row: [f"background-color: {YOUR_ROW}" if yours[row.name] else ""] * len(row),
             axis=1,
         ),
@@ -96,7 +99,8 @@ def _show(rows: list[TrackFigures], races: int) -> None:
     st.plotly_chart(compare_figure(rows, [name(r) for r in rows]), width="stretch")
     st.caption(
         "Bars: simulated length and unfairness, each with its 95% interval; dots: the exact "
-        "solo length."
+        "solo length. Skill: a smart player's win rate minus a greedy one's, each raced "
+        "against the other at mixed tables."
     )
     st.caption(
         f"The average track: each of its tracks raced {reference_races(races):,} times with "
@@ -128,6 +132,8 @@ def _row(r: TrackFigures, name: str) -> dict[str, Any]:
         "Most-moved character": r.tilted_character,
         "Its win rate, here minus average": f"{100 * r.tilted_difference:+.1f} points",
         "Its move, 95%": f"{100 * r.tilted_low:+.1f} to {100 * r.tilted_high:+.1f}",
+        "Skill (points)": r.skill,
+        "Skill, 95%": f"{r.skill_low:+.1f} – {r.skill_high:+.1f}",
         "Start path spread (exact rounds)": r.path_spread,
         "Character spread (exact rounds)": r.character_rounds_spread,
         "MP per square": r.mp_per_square,
