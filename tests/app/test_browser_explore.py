@@ -182,7 +182,8 @@ def test_the_snowtails_page_maps_a_sweep_and_opens_a_design_in_its_design_page(
     streamlit_server: Callable[..., AbstractContextManager[str]],
     open_tab: Callable[[], Page],
 ) -> None:
-    root, settings = tmp_path / "sweeps", ProfileSettings(races=20, seed=3)
+    root = tmp_path / "sweeps"
+    settings = ProfileSettings(races=20, seed=3, skill=True, skill_races=100)
     ruleset = get_ruleset("snowtails")
     with dask_client(1, processes=False) as client:
         space = ruleset.track_space(5)
@@ -202,6 +203,10 @@ def test_the_snowtails_page_maps_a_sweep_and_opens_a_design_in_its_design_page(
         dots, design = tab.evaluate(TRACES)
         assert dots["dots"] == dots["up"] == dots["across"] == 12  # every dot's intervals
         assert design["symbol"] == "diamond"
+        # the sweep's skill is a figure the map can draw
+        tab.locator("[data-testid='stSelectbox']").filter(has_text="Colour by").click()
+        tab.get_by_role("option", name=re.compile(r"^Skill: the top policy")).wait_for()
+        tab.keyboard.press("Escape")
         click_chart(tab, (row["rounds_mean"], row["unfairness"]))
         tab.get_by_role("heading", name=row["name"]).wait_for()
         expect(tab.locator(".js-plotly-plot")).to_have_count(2)  # the map and the board

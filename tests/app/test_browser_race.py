@@ -144,6 +144,9 @@ def test_the_race_page_opens_with_the_verdict_and_the_characters_table(
     assert re.search(r"Unfairness \d+\.\d points \(95%: \d+\.\d to \d+\.\d\)", text)
     assert re.search(r"start path [ABC] than from [ABC] \(exact\)", text)
     assert "more than noise" in text or "cannot tell it from luck" in text
+    # its last sentence: how much more often a smart player wins, against an average track
+    assert re.search(r"a smart player wins \d+ points more often than a greedy one", text)
+    assert re.search(r"skill matters (more|as much|less) than on an average track", text)
     # the verdict opens the results: above the length and every chart
     length = page.get_by_text("Expected race length")
     assert verdict.bounding_box()["y"] < length.bounding_box()["y"]
@@ -179,6 +182,7 @@ def test_compare_shows_every_tracks_unfairness_with_its_interval(
     fairer = page.get_by_text(re.compile(r"^Fairer first \(told apart at 95%, Holm\)"))
     assert fairer.bounding_box()["y"] < table.bounding_box()["y"]
     page.get_by_text(re.compile(r"^Shorter first \(told apart at 95%, Holm\)")).wait_for()
+    page.get_by_text(re.compile(r"^More skill-rewarding first \(told apart at 95%")).wait_for()
     # one unfairness bar per track, each with its interval
     bars = page.evaluate(
         """() => document.querySelector('.js-plotly-plot').data
