@@ -47,6 +47,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "length: standard deviation": ("rounds_std",),
     "length: 10th and 90th percentiles": ("rounds_p10", "rounds_p90"),
     "largest move and spread": ("character_tilt", "start_tilt", "start_spread"),
+    "skill (top policy over the game's own)": ("skill",),
     "drama and friction": (
         "lead_changes",
         "last_round",
@@ -201,7 +202,8 @@ def bench_coverage(
 
 
 def _settings(races: int, seed: int) -> ProfileSettings:
-    return ProfileSettings(races=races, seed=seed, exact=False, characters=False)
+    # the skill as a sweep measures it: half the races in race pairs (the truth's, 20 times)
+    return ProfileSettings(races=races, seed=seed, exact=False, characters=False, skill=True)
 
 
 def coverage_text(coverage: Coverage) -> str:
