@@ -589,6 +589,7 @@ def test_compare_yummell_tracks_profiles_each_with_one_seed(cli: Cli, tmp_path: 
     assert "Forest run = My forest (tied)" in out or "My forest = Forest run (tied)" in out
 
 
+@pytest.mark.slow  # a comparison with its skill: about 1.8 s (the quick loop's budget)
 def test_compare_races_exactly_the_tracks_named_each_once(cli: Cli, tmp_path: Path) -> None:
     copy = tmp_path / "copy.toml"
     assert cli("export", "chicane", "-o", str(copy))[0] == 0

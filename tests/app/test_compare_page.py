@@ -71,6 +71,7 @@ def test_a_design_that_is_a_preset_as_it_stands_is_compared_once() -> None:
     assert any("the preset First run as it stands" in c.value for c in at.caption)
 
 
+@pytest.mark.slow  # two comparisons with their skill: about 2 s (the quick loop's budget)
 def test_a_new_seed_does_not_solve_the_tracks_again(monkeypatch: pytest.MonkeyPatch) -> None:
     solved: list[str] = []
     exact_figures = compare.exact_figures

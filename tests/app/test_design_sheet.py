@@ -4,6 +4,7 @@ profile on the Race page in this session."""
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit.app.sheet import LABEL, PROFILES
@@ -50,6 +51,7 @@ def test_the_snow_tails_design_page_offers_the_build_sheet() -> None:
     assert any("Build sheet: not profiled" in c.value for c in at.caption)
 
 
+@pytest.mark.slow  # a profile and a sheet: about 1.1 s (the quick loop's budget)
 def test_the_race_pages_verdict_goes_on_the_design_pages_sheet() -> None:
     at = AppTest.from_string(SCRIPT, default_timeout=TIMEOUT)
     at.session_state.snow_history = EditHistory.of(load_snow("chicane"))

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from trackkit.app.home_page import game_entries
@@ -185,6 +186,7 @@ def test_too_many_chosen_characters_is_explained() -> None:
     assert any("one each" in i.value for i in at.info)
 
 
+@pytest.mark.slow  # six presets compared with their skill: about 1.4 s (the quick loop's budget)
 def test_compare_ranks_the_presets() -> None:
     at = page("compare").run()
     assert not at.exception

@@ -125,6 +125,7 @@ def test_a_broken_design_is_not_raced() -> None:
     assert not [b for b in at.button if b.label == "Run races"]
 
 
+@pytest.mark.slow  # five boards compared with their skill: about 1.2 s (the quick loop's budget)
 def test_compare_ranks_the_demo_boards_and_the_design() -> None:
     at = page("snow-compare")
     # a design of its own (the first demo board as it stands is compared as itself)

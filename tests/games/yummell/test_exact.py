@@ -605,6 +605,7 @@ def test_the_simulator_agrees_on_every_path_and_with_every_character(slug: str) 
         _agrees(track, rounds, name, reference, greedy, next(seeds))
 
 
+@pytest.mark.slow  # solves on three tracks: about 2 s (the quick loop's budget)
 def test_routes_that_end_alike_across_tracks_give_what_each_solved_alone_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
