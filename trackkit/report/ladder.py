@@ -27,19 +27,22 @@ def ladder_json(
     }
 
 
-def step_words(step: Step) -> str:
-    """One step in words: its gain, its interval, and what each rung's win rate is."""
+def step_words(step: dict[str, Any]) -> str:
+    """One step (a row of :func:`ladder_json`'s ``steps``) in words: its gain, its interval,
+    and what each rung's win rate is."""
+    up, down = step["upper"], step["lower"]
+    gain, low, high = step["gain"], step["gain_low"], step["gain_high"]
     verdict = (
-        f"{step.upper} wins more often than {step.lower}"
-        if step.low > 0
-        else f"{step.upper} wins less often than {step.lower}"
-        if step.high < 0
+        f"{up} wins more often than {down}"
+        if low > 0
+        else f"{up} wins less often than {down}"
+        if high < 0
         else "tied within noise"
     )
     return (
-        f"{step.upper} over {step.lower}: {step.gain:+.1f} points "
-        f"(95%: {step.low:+.1f} to {step.high:+.1f}), {verdict}: a {step.upper} player wins "
-        f"{100 * step.upper_rate:.1f}% of races, a {step.lower} one {100 * step.lower_rate:.1f}%"
+        f"{up} over {down}: {gain:+.1f} points (95%: {low:+.1f} to {high:+.1f}), {verdict}: "
+        f"a {up} player wins {100 * step['upper_win_rate']:.1f}% of races, a {down} one "
+        f"{100 * step['lower_win_rate']:.1f}%"
     )
 
 
@@ -51,7 +54,7 @@ def ladder_text(data: dict[str, Any], title: str) -> str:
     ]
     lines += [f"  {r['policy']:<{width}}  {r['assumes']}" for r in data["rungs"]]
     for step in data["steps"]:
-        lines.append(step_words(_step(step, data)))
+        lines.append(step_words(step))
     if data["monotone"]:
         lines.append("The ladder climbs: each rung wins more often than the one below.")
     else:
@@ -60,20 +63,6 @@ def ladder_text(data: dict[str, Any], title: str) -> str:
             "on this track."
         )
     return "\n".join(lines)
-
-
-def _step(row: dict[str, Any], data: dict[str, Any]) -> Step:
-    return Step(
-        row["lower"],
-        row["upper"],
-        data["players"],
-        data["races"],
-        row["gain"],
-        row["gain_low"],
-        row["gain_high"],
-        row["upper_win_rate"],
-        row["lower_win_rate"],
-    )
 
 
 def skill_table(rows: list[Any]) -> list[str]:
