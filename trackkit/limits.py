@@ -237,3 +237,14 @@ LADDER_RACES = Limit(
     env="TRACKKIT_APP_LADDER_RACES",
     fix="race fewer race pairs a step (--races)",
 )
+
+# A planning player (a ladder's top rung) plays each decision's options out to the race's
+# end, ``budget`` times each: a race costs about budget × options × decisions races more.
+PLAN_BUDGET = Limit(
+    key="plan_budget",
+    what="playouts an option",
+    cli=256,
+    app=64,
+    env="TRACKKIT_APP_PLAN_BUDGET",
+    fix="give the planning player a smaller budget (--budget)",
+)
