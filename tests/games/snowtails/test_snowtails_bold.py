@@ -19,6 +19,7 @@ from trackkit.games.snowtails.core.ruleset import SnowTails
 from trackkit.games.snowtails.core.scores import (
     BOLD_CARD,
     BOLD_CARD_HELD,
+    BOLD_HAND,
     BOLD_LOSS,
     BOLD_PACE,
     BOLD_PLACE,
@@ -36,6 +37,7 @@ from trackkit.games.snowtails.core.state import (
     PLAN_PLAY,
     PLAN_START,
     PLAN_VALUE,
+    ROUND,
     STAT_REPAIRS,
     VALUES,
 )
@@ -88,10 +90,11 @@ def bold_score(t: Table, p: int, outcome: tuple, left: int, right: int, play: in
     pips = int(sum(v * hand[v] for v in range(VALUES)))
     held, trigger, togo = int(sleds.collisions[p]), int(board.trigger[node]), int(board.togo[node])
     if stop == REPAIR:
-        worth = -SMART_SPACE * togo + SMART_DIE * die_left + SMART_HAND * pips - BOLD_PLACE * lost
+        worth = -SMART_SPACE * togo + SMART_DIE * die_left + BOLD_HAND * pips - BOLD_PLACE * lost
     else:
         context = SmartContext(held, int(sleds.boxed[p]), pips, int(hand[0] + hand[1]))
         worth = smart_worth(togo, trigger, 0, stop, die_left, context)
+        worth += (BOLD_HAND - SMART_HAND) * pips  # bold weighs the hand's pips, smart not
         if not trigger & CHAPEL:
             worth -= (BOLD_CARD + BOLD_CARD_HELD * held) * cards
     return (worth + BOLD_PACE * (left + right)) * scale + rank
@@ -121,10 +124,12 @@ def test_bold_is_a_registered_policy() -> None:
 
 def test_bold_takes_a_collision_card_that_gains_two_rows_smart_does_not() -> None:
     """With 3 cards held a card costs smart 3 spaces and bold under one: the tree route
-    gains 2 rows."""
+    gains 2 rows. In round 1, where balanced dogs earn no die pip (a pip more would make
+    it a tie for smart, which the rank then settles for the tree)."""
     taken = {}
     for policy in ("smart", "bold"):
         t = tree_ahead(policy, held=3)
+        t.race.status[ROUND] = 1
         play_chosen(t)
         taken[policy] = int(t.sleds.collisions[0]) - 3
     assert taken == {"smart": 0, "bold": 1}

@@ -32,13 +32,21 @@ SMART_DIE = 40  # a pip of bonus die left over
 SMART_CHAPEL = 150  # a collision card the Chapel takes away
 SMART_KENNELS = 120  # a 5 added to the deck
 SMART_BOTHY = 30  # a 0 or 1 the Bothy swaps for a new card
-SMART_HAND = 5  # a pip kept in hand
+# a pip kept in hand: 0, was 5 (issue 34). At 5 it settled nearly every choice between
+# outcomes of equal progress, and the rank (the race position: the placings, the turn
+# order) broke no ties; on the short husky-oval smart then lost to greedy. Measured with
+# trackkit.explore.ladder.ladder_step(smart over greedy, 1,000 race pairs, seed 0), in
+# points at 3/5 sleds, 5 → 0: husky-oval -6.5/-6.0 → -0.8/-2.0, chicane +5.5/+2.8 →
+# +10.5/+4.5, reversed-ridge +55/+26 → +57.9/+26.4, long-trail +31/+15 → +24.7/+13.1;
+# 2 gave -6.7/-6.4 on husky-oval. bold keeps the 5 (BOLD_HAND).
+SMART_HAND = 0
 
 # bold's weights, in hundredths of a space (the rest as smart's)
 BOLD_CARD = 20  # a collision card with none held: the hand slot it fills
 BOLD_CARD_HELD = 20  # and as much again for each card already held (the repair nears)
 BOLD_PLACE = 250  # a place: the spaces between two sleds next in the race order (measured)
 BOLD_PACE = 50  # a pip of the dogs' speed kept for the next turn
+BOLD_HAND = 5  # a pip kept in hand (smart's was 5 too, until issue 34)
 BOLD_LOSS = 1000  # places: with 2 sleds a repair loses the race (only when nothing else)
 
 
@@ -95,9 +103,10 @@ def bold_worth(
     docstring): smart's worth with cheap collision cards, and a repair at the ``lost``
     places it costs."""
     if stop == STOP_REPAIR:  # every collision card goes: only the repair itself costs
-        worth = -SMART_SPACE * togo + SMART_DIE * die_left + SMART_HAND * sled.hand_pips
+        worth = -SMART_SPACE * togo + SMART_DIE * die_left + BOLD_HAND * sled.hand_pips
         return worth - BOLD_PLACE * lost
     worth = smart_worth(togo, trigger, 0, stop, die_left, sled)
+    worth += (BOLD_HAND - SMART_HAND) * sled.hand_pips
     if not trigger & CHAPEL:  # the Chapel takes the new cards away with the others
         worth -= (BOLD_CARD + BOLD_CARD_HELD * sled.held) * cards
     return worth
