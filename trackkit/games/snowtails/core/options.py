@@ -15,7 +15,7 @@ from trackkit.games.snowtails.core.content import (
     load_deck,
 )
 from trackkit.games.snowtails.core.course import TIE_BREAKS, TIGHT_CORNERS, CourseReadings
-from trackkit.games.snowtails.core.policies import POLICIES
+from trackkit.games.snowtails.core.policies import PLANNER_BUDGET, POLICIES
 from trackkit.games.snowtails.core.rules import valid_starting_pair
 from trackkit.games.snowtails.core.state import (
     MAX_PLAYERS,
@@ -28,6 +28,7 @@ from trackkit.games.snowtails.core.state import (
     STAT_TREES,
 )
 from trackkit.games.snowtails.core.track import SnowTrack
+from trackkit.limits import PLAN_BUDGET
 
 MIN_PLAYERS = 2
 STAT_NAMES = {
@@ -66,6 +67,10 @@ class RaceOptions:
     leads when two sleds are level (``inside`` or ``leftmost``; None: the track file's
     own ``tiebreak``); ``repair_draw`` what a repair does with the dog cards in hand
     (``keep`` them and draw up to 5, or discard them and draw 5 ``fresh``).
+
+    ``budget`` is a planning sled's playouts of each option (policy ``planner``,
+    :mod:`.planning`): at least 1, at most :data:`trackkit.limits.PLAN_BUDGET`; it does
+    nothing when no sled plans.
     """
 
     players: int = 5
@@ -75,6 +80,7 @@ class RaceOptions:
     tight_corners: str = "every-lane"
     tie_break: str | None = None
     repair_draw: str = "keep"
+    budget: int = PLANNER_BUDGET
     deck: Deck | None = field(default=None, compare=False)
     components: Components | None = field(default=None, compare=False)
 
@@ -167,6 +173,7 @@ class RaceOptions:
                 f"unknown policy {unknown[0]!r}; the policies are {', '.join(POLICIES)}"
             )
         self._check_readings()
+        self.check_budget()
         if self.starting_value is None:
             return
         values = self.starting_values(deck)
@@ -183,6 +190,15 @@ class RaceOptions:
                 )
             if dict(deck.counts).get(value, 0) < 2:
                 raise TrackkitError(f"the deck holds fewer than two cards of value {value}")
+
+    def check_budget(self) -> None:
+        """Refuse a planning budget below 1 or over the limit in force."""
+        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
+            raise TrackkitError(
+                f"a planning player's budget is a whole number of playouts, 1 or more, "
+                f"not {self.budget!r}"
+            )
+        PLAN_BUDGET.check(self.budget, "a planning player's budget")
 
     def _check_readings(self) -> None:
         for name, value, allowed in (

@@ -37,9 +37,10 @@ corner), minus a collision card's cost that grows with the cards already held
 for a repair and :data:`SMART_SLED` for a sled hit, plus :data:`SMART_DIE` per pip of the
 die left over (so it balances the sled when that costs little), plus what a building on
 the final space is worth (the Chapel's discarded collision cards, the Tavern's pips, a 5
-from the Kennels, the 0s and 1s the Bothy takes), plus :data:`SMART_HAND` per pip kept in
-hand; the rank breaks ties. In the last round (a sled has crossed the line) only the rank
-counts. It discards its lowest card, and at the Bothy every 0 and 1.
+from the Kennels, the 0s and 1s the Bothy takes); the rank breaks ties (the hand's pips
+weighed :data:`SMART_HAND` each until issue 34 and settled them first: see
+:mod:`.scores`). In the last round (a sled has crossed the line) only the rank counts. It
+discards its lowest card, and at the Bothy every 0 and 1.
 
 **bold**, a musher who accepts risk (rulebook C: "players may collide on purpose"): smart's
 score with three changes. (1) A collision card is cheap while few are held: it costs
@@ -155,8 +156,8 @@ from trackkit.games.snowtails.core.state import (
 )
 from trackkit.games.unmanaged import no_runtime
 
-GREEDY, SMART, BOLD = 0, 1, 2
-POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART, "bold": BOLD}
+GREEDY, SMART, BOLD, PLANNER = 0, 1, 2, 3
+POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART, "bold": BOLD, "planner": PLANNER}
 # the ladder (trackkit ladder, the skill figure): the policies weakest first, each with
 # what it assumes of a musher. bold is a style (risk taken on purpose), not a step of skill:
 # it is no rung
@@ -169,9 +170,17 @@ LADDER = (
     Rung(
         "smart",
         "a good musher: progress to the line, collision cards dearer the more are held, the "
-        "die left over, buildings and the hand's pips weighed",
+        "die left over and buildings weighed, the race position breaking ties",
+    ),
+    Rung(
+        "planner",
+        "a musher who thinks ahead: weighs the moves a good, a greedy and a bold musher would "
+        "make by imagining the rest of the race from each, several times over, guessing the "
+        "cards it cannot see",
     ),
 )
+
+PLANNER_BUDGET = 16  # a planning sled's playouts of each option when not told (RaceOptions)
 
 LOW_CARD = 1  # the Bothy: smart and bold discard cards up to this value
 
@@ -480,12 +489,36 @@ def cannot_win(
     return option_order(start_index, play, value, 0) >= best[BEST_ORDER]
 
 
+@njit(cache=True, inline="always")
+def plays_as(policy: int) -> int:
+    """The policy whose option a sled of ``policy`` takes without planning: its own; a
+    planner's is smart's (its default, :mod:`.planning`)."""
+    return SMART if policy == PLANNER else policy
+
+
 @no_runtime
 def choose_plan(
     board: Board, setup: Setup, race: Race, sleds: Sleds, scratch: Scratch, p: int, position: int
 ) -> None:
-    """Write sled ``p``'s plan for this turn into ``scratch.plan``; ``position`` is its
-    race position now (for the die update).
+    """Write sled ``p``'s plan for this turn into ``scratch.plan`` by its own policy
+    (:func:`choose_plan_as`); ``position`` is its race position now (for the die update)."""
+    policy = plays_as(sleds.policy[p])
+    choose_plan_as(board, setup, race, sleds, scratch, p, position, policy)
+
+
+@no_runtime
+def choose_plan_as(
+    board: Board,
+    setup: Setup,
+    race: Race,
+    sleds: Sleds,
+    scratch: Scratch,
+    p: int,
+    position: int,
+    policy: int,
+) -> None:
+    """Write into ``scratch.plan`` the plan ``policy`` chooses for sled ``p`` this turn;
+    ``position`` is its race position now (for the die update).
 
     Every candidate is searched; the greedy policy takes them best bound first and stops
     at the first whose bound is below its best score so far (with no penalty, the bound
@@ -496,7 +529,7 @@ def choose_plan(
     best[BEST_FOUND] = 0
     rnd, ending = race.status[ROUND], race.status[ENDING] != 0
     bonus_allowed = rnd > 1 or setup.bonus_first_round != 0
-    policy, held, here = sleds.policy[p], sleds.collisions[p], sleds.node[p]
+    held, here = sleds.collisions[p], sleds.node[p]
     left_now, right_now, boxed, hand = sleds.left[p], sleds.right[p], sleds.boxed[p], sleds.hand[p]
     n = list_candidates(board, sleds, p, rnd, position, bonus_allowed, candidates)
     if n == 0:  # prepare() refuses decks too small to always leave a dog card in hand

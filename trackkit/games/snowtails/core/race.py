@@ -42,6 +42,7 @@ from trackkit.games.snowtails.core.rules import PLAY_NAMES, schedule_text
 from trackkit.games.snowtails.core.state import (
     LOG_FIELDS,
     MAX_PLAYERS,
+    PLANNER_MASTER,
     VALUES,
     Race,
     Scratch,
@@ -115,8 +116,19 @@ def prepare(
         make_setup(options, deck),
         new_race(options.players, compiled.nodes, log_rows),
         sleds,
-        new_scratch(),
+        new_scratch(options.players, compiled.nodes, deck.size, options.budget),
     )
+
+
+PLANNER_STREAM = 0x706C616E  # "plan": the planners' own random stream of a batch
+
+
+def seed_planners(engine: Engine, seed: int, batch: int) -> None:
+    """Seed the planning sleds' own generator for batch ``batch`` of a simulation seeded
+    ``seed`` (:mod:`.planning`): apart from the race's stream, so a race deals, shuffles and
+    rolls alike whether or not a planner sits at it."""
+    key = np.random.SeedSequence([seed, batch, PLANNER_STREAM]).generate_state(1)[0]
+    engine.scratch.planning.state[PLANNER_MASTER] = int(key)
 
 
 @dataclass(frozen=True)
@@ -165,6 +177,7 @@ def simulate(
 ) -> SnowBatch:
     """Play ``races`` races from the stream ``(seed, batch)`` (:func:`.base.batch_stream`)."""
     engine = prepare(track, options)
+    seed_planners(engine, seed, batch)
     out = new_batch_results(races, options.players)
     play_batch(
         engine.compiled.board,
@@ -212,6 +225,7 @@ def play_tournaments(
     if len(tracks) != 3:
         raise TrackkitError(f"a tournament is 3 races: give 3 tracks, not {len(tracks)}")
     engines = [prepare(track, options) for track in tracks]
+    seed_planners(engines[0], seed, batch)  # the three races share the first's scratch
     stream = engines[0].race.stream  # one random stream for the three races
     races = [e.race._replace(stream=stream) for e in engines]
     out = new_tournament_results(tournaments, options.players)
@@ -275,6 +289,7 @@ def record_race(
 ) -> RaceRecord:
     """Race 0 of ``simulate(track, options, races=1, seed=seed)``, turn by turn."""
     engine = prepare(track, options, log_rows=(MAX_ROUNDS + 1) * options.players)
+    seed_planners(engine, seed, 0)
     out = new_batch_results(1, options.players)
     play_batch(
         engine.compiled.board,

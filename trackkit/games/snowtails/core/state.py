@@ -136,6 +136,27 @@ C_BOUND, C_START, C_PLAY, C_VALUE, C_DIE = 0, 1, 2, 3, 4
 CANDIDATE_FIELDS = 5
 
 
+MAX_OPTIONS = 4  # the options a planning sled weighs (planning.OPTION_POLICIES)
+# fields of Planning.state
+PLANNER_BUDGET = 0  # playouts of each option (RaceOptions.budget)
+PLANNER_MASTER = 1  # the planner's own generator: one draw seeds each playout
+PLANNER_DRAWS = 2  # the generator of the playout being played (its guess and its draws)
+PLANNER_FIELDS = 3
+OUTCOME_FIELDS = 3  # rows of Planning.outcome (planning.O_*)
+
+
+class Planning(NamedTuple):
+    """A planning sled's working space (:mod:`.planning`), allocated once per batch."""
+
+    race: Race  # the race a playout plays, with a random stream of its own
+    sleds: Sleds  # the sleds of a playout
+    options: np.ndarray  # (MAX_OPTIONS, PLAN_FIELDS) the plans weighed
+    outcome: np.ndarray  # (OUTCOME_FIELDS, MAX_OPTIONS) each option's playouts summed
+    placing: np.ndarray  # (P,) a playout's placings
+    pool: np.ndarray  # (cards per colour,) the cards a guess deals out
+    state: np.ndarray  # (PLANNER_FIELDS,) budget and generators
+
+
 class Scratch(NamedTuple):
     """Working space for choosing a plan, allocated once per batch."""
 
@@ -146,6 +167,7 @@ class Scratch(NamedTuple):
     best: np.ndarray  # (BEST_FIELDS,) the best option so far
     context: np.ndarray  # (4,) what the smart score reads of the sled
     plan: np.ndarray  # (PLAN_FIELDS,) the plan being played
+    planning: Planning  # a planning sled's playouts
 
 
 # fields of Scratch.best: the best option found so far and how it compares
@@ -193,7 +215,25 @@ def new_race(players: int, nodes: int, log_rows: int = 0) -> Race:
     )
 
 
-def new_scratch() -> Scratch:
+def new_planning(players: int, nodes: int, cards_per_colour: int, budget: int) -> Planning:
+    """A planning sled's working space for races of ``players`` sleds on ``nodes``
+    spaces, each option played out ``budget`` times; its generator unseeded (0)."""
+    state = np.zeros(PLANNER_FIELDS, dtype=np.int64)
+    state[PLANNER_BUDGET] = budget
+    return Planning(
+        race=new_race(players, nodes),
+        sleds=new_sleds(players, cards_per_colour),
+        options=np.zeros((MAX_OPTIONS, PLAN_FIELDS), dtype=np.int64),
+        outcome=np.zeros((OUTCOME_FIELDS, MAX_OPTIONS), dtype=np.int64),
+        placing=np.zeros(players, dtype=np.int64),
+        pool=np.zeros(cards_per_colour, dtype=np.int64),
+        state=state,
+    )
+
+
+def new_scratch(players: int, nodes: int, cards_per_colour: int, budget: int) -> Scratch:
+    """Working space for choosing plans in races of ``players`` sleds on ``nodes`` spaces
+    (:func:`new_planning`)."""
     return Scratch(
         candidates=np.zeros((CANDIDATE_FIELDS, MAX_CANDIDATES), dtype=np.int64),
         states=np.zeros((2, 4, MAX_STATES), dtype=np.int64),
@@ -202,6 +242,7 @@ def new_scratch() -> Scratch:
         best=np.zeros(BEST_FIELDS, dtype=np.int64),
         context=np.zeros(4, dtype=np.int64),
         plan=np.zeros(PLAN_FIELDS, dtype=np.int64),
+        planning=new_planning(players, nodes, cards_per_colour, budget),
     )
 
 
@@ -239,12 +280,52 @@ def shuffle(values: np.ndarray, n: int, stream: np.ndarray) -> None:
         values[i], values[j] = values[j], values[i]
 
 
+@njit(cache=True, inline="always")
+def unmanaged_race(race: Race) -> Race:
+    """The race tuple over :func:`unmanaged` views of its arrays."""
+    u = unmanaged
+    return Race(
+        u(race.trees),
+        u(race.occupancy),
+        u(race.order),
+        u(race.status),
+        u(race.node_hits),
+        u(race.stream),
+        u(race.log),
+        u(race.log_n),
+    )
+
+
+@njit(cache=True, inline="always")
+def unmanaged_sleds(sleds: Sleds) -> Sleds:
+    """The sleds tuple over :func:`unmanaged` views of its arrays."""
+    u = unmanaged
+    return Sleds(
+        u(sleds.node),
+        u(sleds.slot),
+        u(sleds.policy),
+        u(sleds.left),
+        u(sleds.right),
+        u(sleds.die),
+        u(sleds.hand),
+        u(sleds.collisions),
+        u(sleds.under),
+        u(sleds.deck),
+        u(sleds.deck_n),
+        u(sleds.boxed),
+        u(sleds.repairing),
+        u(sleds.forced),
+        u(sleds.stats),
+    )
+
+
 @njit(cache=True)
 def unmanaged_state(
     board: Board, setup: Setup, race: Race, sleds: Sleds, scratch: Scratch
 ) -> tuple[Board, Setup, Race, Sleds, Scratch]:
     """The state tuples over :func:`unmanaged` views of their arrays."""
     u = unmanaged
+    planning = scratch.planning
     return (
         Board(
             u(board.move),
@@ -265,33 +346,8 @@ def unmanaged_state(
             setup.bonus_first_round,
             setup.fresh_repair,
         ),
-        Race(
-            u(race.trees),
-            u(race.occupancy),
-            u(race.order),
-            u(race.status),
-            u(race.node_hits),
-            u(race.stream),
-            u(race.log),
-            u(race.log_n),
-        ),
-        Sleds(
-            u(sleds.node),
-            u(sleds.slot),
-            u(sleds.policy),
-            u(sleds.left),
-            u(sleds.right),
-            u(sleds.die),
-            u(sleds.hand),
-            u(sleds.collisions),
-            u(sleds.under),
-            u(sleds.deck),
-            u(sleds.deck_n),
-            u(sleds.boxed),
-            u(sleds.repairing),
-            u(sleds.forced),
-            u(sleds.stats),
-        ),
+        unmanaged_race(race),
+        unmanaged_sleds(sleds),
         Scratch(
             u(scratch.candidates),
             u(scratch.states),
@@ -300,5 +356,14 @@ def unmanaged_state(
             u(scratch.best),
             u(scratch.context),
             u(scratch.plan),
+            Planning(
+                unmanaged_race(planning.race),
+                unmanaged_sleds(planning.sleds),
+                u(planning.options),
+                u(planning.outcome),
+                u(planning.placing),
+                u(planning.pool),
+                u(planning.state),
+            ),
         ),
     )
