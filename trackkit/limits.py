@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import numpy as np
+
 from trackkit.errors import TrackkitError
 
 
@@ -248,3 +250,15 @@ PLAN_BUDGET = Limit(
     env="TRACKKIT_APP_PLAN_BUDGET",
     fix="give the planning player a smaller budget (--budget)",
 )
+
+
+def check_budget(budget: object) -> None:
+    """Refuse a planning player's budget that is not a whole number from 1 to the limit in
+    force (:data:`PLAN_BUDGET`)."""
+    if isinstance(budget, bool) or not isinstance(budget, int | np.integer):
+        raise TrackkitError(f"the planning player's budget is a whole number, not {budget!r}")
+    if budget < 1:
+        raise TrackkitError(
+            f"the planning player's budget is 1 playout an option or more, not {budget}"
+        )
+    PLAN_BUDGET.check(int(budget), "a planning player's budget")

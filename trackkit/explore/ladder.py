@@ -193,11 +193,19 @@ def skill_pairs(races: int) -> int:
     return max(MIN_LADDER_RACES, races // 2)
 
 
+def skill_rungs(ruleset: Ruleset) -> tuple[Rung, Rung]:
+    """The two rungs a skill figure races: the game's own policy (its ladder's first) and
+    the strongest rung that does not plan (a planning rung costs tens to hundreds of races
+    a race: a sweep with the skill would cost far more than twice one without)."""
+    ladder = ruleset.ladder
+    return ladder[0], [rung for rung in ladder if not rung.plans][-1]
+
+
 def skill_step(track: Any, options: Any, *, races: int = 1_000, seed: int = 0) -> Step:
-    """A track's skill: its game's ladder's top rung against the game's own policy (its
-    first) at mixed tables, raced with ``options`` but for the policies."""
-    ladder = options.ruleset.ladder
-    return ladder_step(track, ladder[-1].policy, ladder[0].policy, options, races=races, seed=seed)
+    """A track's skill: the upper of its game's :func:`skill_rungs` against the game's own
+    policy at mixed tables, raced with ``options`` but for the policies."""
+    lower, upper = skill_rungs(options.ruleset)
+    return ladder_step(track, upper.policy, lower.policy, options, races=races, seed=seed)
 
 
 _AVERAGE: dict[tuple[Any, ...], Step] = {}

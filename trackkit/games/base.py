@@ -141,10 +141,13 @@ class Tally:
 @dataclass(frozen=True)
 class Rung:
     """A rung of a game's ladder of policies (:mod:`trackkit.explore.ladder`): the
-    ``policy`` and what it ``assumes`` of a player, in a designer's words."""
+    ``policy`` and what it ``assumes`` of a player, in a designer's words. A rung that
+    ``plans`` plays races out to choose (a planning player): tens to hundreds of times
+    slower, it is on the ladder but not in the skill figure a sweep races."""
 
     policy: str
     assumes: str
+    plans: bool = False
 
 
 @dataclass(frozen=True)

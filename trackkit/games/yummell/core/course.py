@@ -99,6 +99,7 @@ def new_state(
         curse=ints(n, TERRAIN_COUNT),
     )
     players.policy[:] = options.policy_codes()
+    players.budget[:] = options.budget
     deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
     deck.counts[2] = 1 if options.deck == "infinite" else 0
     dice = ints(STREAMS)  # each race starts its own (engine.deal)

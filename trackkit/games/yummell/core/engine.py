@@ -30,6 +30,7 @@ from trackkit.games.yummell.core.content import (
 )
 from trackkit.games.yummell.core.deck import add_to_hand, draw
 from trackkit.games.yummell.core.movement import node_of, remaining
+from trackkit.games.yummell.core.policies import UNPLANNED
 from trackkit.games.yummell.core.rules import HAND_SIZE, OFF_BOARD
 from trackkit.games.yummell.core.state import (
     ACTIVE_N,
@@ -43,6 +44,7 @@ from trackkit.games.yummell.core.state import (
     ORDER_POS,
     ORDERS,
     PENDING_N,
+    PLAN,
     POS,
     RACE_LEADERS,
     RACE_STATS,
@@ -245,6 +247,7 @@ def deal(
     players.info[:, ORDER_POS] = 0
     players.info[:, REACHED] = 0
     players.info[:, FIRST_MOVE] = -1
+    players.info[:, PLAN] = UNPLANNED
     tally.clock[0] = 0
     tally.race[:] = 0
     for p in range(n):
@@ -263,6 +266,27 @@ def deal(
             add_to_hand(players, p, draw(deck, cards, tally))
 
 
+@njit(cache=True, inline="always")
+def batch_state(
+    board: Board,
+    players: Players,
+    deck: Deck,
+    tally: Tally,
+    tables: Tables,
+    setup: Setup,
+    keys: np.ndarray,
+) -> tuple[Board, Players, Deck, Tally, Tables, Setup, np.ndarray]:
+    """A batch's inputs over :func:`unmanaged` views, once the content tables are checked
+    to have content.py's columns (the compiled race reads them at those widths)."""
+    widths = tables.cards.shape[1], tables.characters.shape[1], tables.advantages.shape[1]
+    if widths[0] != CARD_FIELDS or widths[1] != CHAR_FIELDS or widths[2] != ADV_FIELDS:
+        raise ValueError("content tables with other columns than content.py's")
+    board, players, deck, tally = unmanaged_state(board, players, deck, tally)
+    u = unmanaged
+    setup = Setup(u(setup.characters), u(setup.advantages), u(setup.routes), setup.encounters)
+    return board, players, deck, tally, unmanaged_tables(tables), setup, u(keys)
+
+
 # nogil: a batch races without holding the interpreter lock, so the app's other
 # visitors (and its health check) are served while it runs
 @njit(cache=True, nogil=True)
@@ -278,25 +302,26 @@ def play_batch(
 ) -> None:
     """Play ``out.rounds.shape[0]`` races, race ``r`` from its key ``keys[r]``, writing
     each race's row of ``out``."""
-    widths = tables.cards.shape[1], tables.characters.shape[1], tables.advantages.shape[1]
-    if widths[0] != CARD_FIELDS or widths[1] != CHAR_FIELDS or widths[2] != ADV_FIELDS:
-        raise ValueError("content tables with other columns than content.py's")
-    board, players, deck, tally = unmanaged_state(board, players, deck, tally)
-    tables = unmanaged_tables(tables)
-    u = unmanaged
-    setup = Setup(u(setup.characters), u(setup.advantages), u(setup.routes), setup.encounters)
-    keys = unmanaged(keys)
-    # arrays taken out of the tuple once: each access in the loop would cost a
-    # reference-count round trip
-    rounds, placing, route, character, advantage, order_pos, first_move, stats = out
+    board, players, deck, tally, tables, setup, keys = batch_state(
+        board, players, deck, tally, tables, setup, keys
+    )
+    rounds = out.rounds
     for r in range(rounds.shape[0]):
         deal(players, deck, tally, tables, setup, board.route_len.shape[0], keys[r])
         rounds[r] = play_race(board, players, deck, tally, tables, setup.encounters)
-        placings(board, players, placing[r])
-        route[r] = players.info[:, ROUTE]
-        character[r] = players.info[:, CHARACTER]
-        advantage[r] = players.info[:, ADVANTAGE]
-        order_pos[r] = players.info[:, ORDER_POS]
-        first_move[r] = players.info[:, FIRST_MOVE]
-        for k in range(RACE_STATS):
-            stats[r, k] = tally.race[k]
+        keep_race(board, players, tally, out, r)
+
+
+@njit(cache=True, inline="always")
+def keep_race(board: Board, players: Players, tally: Tally, out: BatchOut, r: int) -> None:
+    """Write race ``r``'s row of ``out`` (but its rounds) from its state at the end."""
+    # arrays taken out of the tuple once: each access would cost a reference-count round trip
+    _, placing, route, character, advantage, order_pos, first_move, stats = out
+    placings(board, players, placing[r])
+    route[r] = players.info[:, ROUTE]
+    character[r] = players.info[:, CHARACTER]
+    advantage[r] = players.info[:, ADVANTAGE]
+    order_pos[r] = players.info[:, ORDER_POS]
+    first_move[r] = players.info[:, FIRST_MOVE]
+    for k in range(RACE_STATS):
+        stats[r, k] = tally.race[k]

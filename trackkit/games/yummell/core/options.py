@@ -17,13 +17,14 @@ from trackkit.games.yummell.core.content import (
     Content,
     load_content,
 )
-from trackkit.games.yummell.core.policies import POLICIES
+from trackkit.games.yummell.core.policies import DEFAULT_BUDGET, POLICIES
 from trackkit.games.yummell.core.rules import HAND_SIZE
 from trackkit.games.yummell.core.state import (
     CHOSEN,
     DEALT,
     FREE,
 )
+from trackkit.limits import check_budget
 
 MIN_PLAYERS, MAX_PLAYERS = PLAYERS.race_min, PLAYERS.race_max
 _INDEX = re.compile(r"[0-9]+")
@@ -79,6 +80,7 @@ class RaceOptions:
     troll_toll: str = "leaving"
     draw_two: str = "extra"
     flutter_end: str = "free"
+    budget: int = DEFAULT_BUDGET
     content: Content = field(default_factory=load_content, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -117,6 +119,7 @@ class RaceOptions:
                     f"{name.replace('_', ' ')} is one of {', '.join(values)}, not "
                     f"{shown(str(getattr(self, name)))!r}"
                 )
+        check_budget(self.budget)
         if self.policies and len(self.policies) != self.players:
             raise TrackkitError(
                 f"{len(self.policies)} policies given for {self.players} players; give one each"

@@ -69,8 +69,8 @@ from trackkit.games.yummell.core.state import (
     Tally,
 )
 
-GREEDY, SMART = 0, 1
-POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART}
+GREEDY, SMART, PLANNER = 0, 1, 2  # a planner plays as smart but for what it plans (planning.py)
+POLICIES: dict[str, int] = {"greedy": GREEDY, "smart": SMART, "planner": PLANNER}
 # the ladder (trackkit ladder, the skill figure): the policies weakest first, each with
 # what it assumes of a player
 LADDER = (
@@ -85,7 +85,25 @@ LADDER = (
         "with the fewest MP left, the lowest card that goes as far (high cards kept for "
         "challenges), events and artefacts against the leader, a rest before dear terrain",
     ),
+    Rung(
+        "planner",
+        "a good player who also thinks ahead: before each turn it weighs the smart move "
+        "against moving with each other card, resting and keeping its events, by playing "
+        "the race out from here many times (the cards it cannot see guessed from those it "
+        "has not seen, its rivals playing as smart players), and takes what wins most often",
+        plans=True,
+    ),
 )
+
+# What a planning player chose for a turn (``Players.info[p, PLAN]``, planning.py): nothing
+# yet; play as smart; move with the card of rank 0 (the lowest) to MOVE_RANKS - 1 (the
+# highest of five) after its events; rest; play as smart but keep its events and artefacts
+# in hand (none played, none started). A smart or greedy player's stays UNPLANNED.
+UNPLANNED, PLAN_SMART = -1, -2
+MOVE_RANKS = 5
+PLAN_REST, PLAN_QUIET = MOVE_RANKS, MOVE_RANKS + 1
+PLANS = MOVE_RANKS + 3  # the options a planner weighs: smart, the ranks, rest and quiet
+DEFAULT_BUDGET = 32  # a planner's playouts of each option a turn (RaceOptions.budget)
 
 LOOKAHEAD = 8  # squares a smart player reads ahead for terrain discounts
 CURSE_LOOKAHEAD = 6
@@ -115,6 +133,23 @@ def highest_card(hand: np.ndarray, n: int, cards: np.ndarray) -> int:
         if number > best_number:
             best, best_number = i, number
     return best
+
+
+@njit(cache=True, inline="always")
+def ranked_card(hand: np.ndarray, n: int, cards: np.ndarray, rank: int) -> int:
+    """Index of the card of ``rank`` in the hand by number (0 the lowest; equal numbers in
+    hand order); past the highest card, the highest."""
+    rank = min(rank, n - 1)
+    for i in range(n):
+        number = cards[hand[i], CARD_NUMBER]
+        below = 0
+        for j in range(n):
+            other = cards[hand[j], CARD_NUMBER]
+            if other < number or (other == number and j < i):
+                below += 1
+        if below == rank:
+            return i
+    return 0
 
 
 @njit(cache=True, inline="always")

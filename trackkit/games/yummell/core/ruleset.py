@@ -49,7 +49,7 @@ from trackkit.games.yummell.core.content import (
 )
 from trackkit.games.yummell.core.course import RaceBoard, new_state, race_board
 from trackkit.games.yummell.core.options import RaceOptions
-from trackkit.games.yummell.core.policies import LADDER, POLICIES
+from trackkit.games.yummell.core.policies import LADDER, PLANNER, POLICIES
 from trackkit.games.yummell.core.space import PlacementsCodec, TrackSpace
 from trackkit.games.yummell.core.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.core.track import Track, YummellSquare, bundled_tileset, parse_track
@@ -72,8 +72,10 @@ def play_batch(
     races: int,
     *,
     log_rows: int = 0,
+    planned: bool | None = None,
 ) -> BatchResult:
-    """Play ``races`` races of batch ``batch`` (recording up to ``log_rows`` steps)."""
+    """Play ``races`` races of batch ``batch`` (recording up to ``log_rows`` steps), turn by
+    turn with planning when a planner is seated (or ``planned`` says so)."""
     from trackkit.games.yummell.core.engine import play_batch as play  # numba loads on first race
 
     players, deck, tally = new_state(board.board, options, log_rows=log_rows)
@@ -93,7 +95,7 @@ def play_batch(
         first_move=ints(races, n),
         stats=ints(races, RACE_STATS),
     )
-    play(
+    arguments = (
         board.board,
         players,
         deck,
@@ -109,6 +111,12 @@ def play_batch(
         batch_stream(seed, batch).integers(0, 2**64, size=races, dtype=np.uint64),
         out,
     )
+    if planned or (planned is None and PLANNER in players.policy):
+        from trackkit.games.yummell.core.planning import new_scratch, play_planned_batch
+
+        play_planned_batch(*arguments, new_scratch(players, deck, tally, options.budget))
+    else:
+        play(*arguments)
     return BatchResult(
         rounds=out.rounds,
         placing=out.placing,

@@ -20,7 +20,7 @@ from trackkit.games.yummell.core.content import ADV_FIELDS, CARD_FIELDS, CHAR_FI
 
 MAX_HAND = 12
 MAX_ARTEFACTS = 24
-STREAMS = 4  # Tally.dice: two streams, each a key and a counter
+STREAMS = 6  # Tally.dice: three streams, each a key and a counter
 
 # What a recorded race's rows say (column 2 of the log).
 LOG_MOVE, LOG_REST, LOG_BOUNCE, LOG_CHALLENGE, LOG_ARTEFACT, LOG_EVENT = 0, 1, 2, 3, 4, 5
@@ -91,7 +91,9 @@ TOLL = 9  # 1 for a character others pay to overtake (the Troll)
 ORDER_POS = 10  # place in the turn order of the last round played
 REACHED = 11  # when it reached the square it stands on (Tally.clock)
 FIRST_MOVE = 12  # its place in the order of first moves (the start paths' commit order), -1
-PLAYER_FIELDS = 13
+PLAN = 13  # what a planning player chose for this turn (policies.PLAN_*; UNPLANNED between turns)
+BUDGET = 14  # a planning player's playouts of each option (RaceOptions.budget)
+PLAYER_FIELDS = 15
 
 
 class Players(NamedTuple):
@@ -119,6 +121,7 @@ class Players(NamedTuple):
     order_pos = property(lambda self: self.info[:, ORDER_POS])
     reached = property(lambda self: self.info[:, REACHED])
     first_move = property(lambda self: self.info[:, FIRST_MOVE])
+    budget = property(lambda self: self.info[:, BUDGET])
 
 
 class Tables(NamedTuple):
@@ -184,10 +187,14 @@ class Tally(NamedTuple):
 # --- randomness ------------------------------------------------------------------------
 
 
-# the two streams of a race's draws: the race's own (deal, deck, encounters) and its turn
-# orders, apart so that a race that draws more cards still draws the same turn orders
-MAIN, ORDERS = 0, 2
+# the streams of a race's draws: the race's own (deal, deck, encounters); its turn orders,
+# apart so that a race that draws more cards still draws the same turn orders; and a
+# planning player's (its guesses at what it cannot see, and its playouts' draws), apart so
+# that planning changes no other draw: a table that seats a planner is dealt, shuffled and
+# ordered as one that does not, as far as the players' choices agree
+MAIN, ORDERS, PLAN_STREAM = 0, 2, 4
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+PLAN_SALT = np.uint64(0xD1B54A32D192ED03)
 
 
 @njit(cache=True, inline="always")
@@ -207,6 +214,7 @@ def start_race(dice: np.ndarray, key: np.uint64) -> None:
     word = np.uint64(key)  # the engine's unmanaged view of the keys is int64 too
     dice[MAIN], dice[MAIN + 1] = np.int64(word), 0
     dice[ORDERS], dice[ORDERS + 1] = np.int64(mix(word ^ GOLDEN)), 0
+    dice[PLAN_STREAM], dice[PLAN_STREAM + 1] = np.int64(mix(word ^ PLAN_SALT)), 0
 
 
 @njit(cache=True, inline="always")

@@ -44,11 +44,15 @@ from trackkit.games.yummell.core.deck import (
 from trackkit.games.yummell.core.movement import fall_back, furthest, leader, node_of
 from trackkit.games.yummell.core.policies import (
     GREEDY,
+    MOVE_RANKS,
+    PLAN_QUIET,
+    PLAN_REST,
     choose_challenge_card,
     greedy_route,
     highest_card,
     keep_of_two,
     lowest_card,
+    ranked_card,
     smart_artefact_to_activate,
     smart_event,
     smart_move_card,
@@ -92,6 +96,7 @@ from trackkit.games.yummell.core.state import (
     LOG_USE_ON_RIVAL,
     MAX_ARTEFACTS,
     PENDING_N,
+    PLAN,
     POLICY,
     POS,
     REACHED,
@@ -211,14 +216,23 @@ def take_turn(
     rnd: int,
 ) -> None:
     """Player ``p``'s turn in round ``rnd`` (p. 5): greedy plays no card for its effect
-    and never rests (:mod:`~trackkit.games.yummell.core.policies`)."""
+    and never rests; a planner plays what it planned for the turn (``PLAN``), else as
+    smart (:mod:`~trackkit.games.yummell.core.policies`)."""
     smart = players.info[p, POLICY] != GREEDY
+    plan = players.info[p, PLAN]
     prepare(p, players, deck, tally, tables)
     extra_mp = 0
     if smart:  # actions at the start of the movement phase
-        extra_mp = play_event_or_activate(p, board, players, deck, tally, tables, rnd)
+        if plan != PLAN_QUIET:
+            extra_mp = play_event_or_activate(p, board, players, deck, tally, tables, rnd)
         use_on_rival(p, board, players, deck, tally, tables, rnd)
-    if smart and smart_should_rest(p, board, players, tally, tables, extra_mp):
+    if plan >= 0 and plan < MOVE_RANKS:
+        resting = players.info[p, HAND_N] == 0
+    elif plan == PLAN_REST:
+        resting = True
+    else:
+        resting = smart and smart_should_rest(p, board, players, tally, tables, extra_mp)
+    if resting:
         lifted = rest(players.curse[p])
         here = players.info[p, POS]
         note(tally, rnd, p, LOG_REST, -1, lifted, (here, here), -1)
@@ -378,7 +392,10 @@ def move(
             players.info[p, ROUTE] = greedy_route(board)
         note(tally, rnd, p, LOG_ROUTE, -1, players.info[p, ROUTE], NO_SQUARES, -1)
     route = players.info[p, ROUTE]
-    if smart:
+    plan = players.info[p, PLAN]
+    if plan >= 0 and plan < MOVE_RANKS:
+        index = ranked_card(players.hand[p], players.info[p, HAND_N], cards, plan)
+    elif smart:
         index = smart_move_card(p, board, players, tally, tables, extra_mp)
     else:
         index = highest_card(players.hand[p], players.info[p, HAND_N], cards)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from trackkit.games.base import tileset_of
-from trackkit.games.face import Argument, Look, Sheet, Shown, Step
+from trackkit.games.face import BUDGET, Argument, Look, Sheet, Shown, Step
 from trackkit.games.readings import reading_options
 from trackkit.games.tilekit.track import Track
 from trackkit.games.yummell.core.content import load_content
@@ -67,6 +67,7 @@ OPTIONS = (
         "path, whoever is on it). Dealt, a what-if: the paths are dealt in turn from a "
         "random first path, so each path starts as many racers.",
     ),
+    BUDGET,
 )
 
 
@@ -147,6 +148,7 @@ class YummellFace:
             policy=policies[0] if one else "greedy",
             policies=() if one else policies,
             content=load_content(content),
+            **({"budget": chosen["budget"]} if chosen.get("budget") is not None else {}),
         )
 
     def presets_table(self) -> Shown:
