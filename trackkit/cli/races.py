@@ -87,8 +87,14 @@ def add_race_arguments(
         help="how racers play: one policy for all, or one per racer separated by commas "
         f"(default: the game's first) — {known}",
     )
+    everyone = {o.name for o in get_face(games[0]).options}
+    for name in games[1:]:
+        everyone &= {o.name for o in get_face(name).options}
     for owner, option in game_options(games).values():
-        add_argument(parser, replace(option, help=f"{get_ruleset(owner).title}: {option.help}"))
+        if option.name in everyone and len(games) > 1:  # every game's: no game named
+            add_argument(parser, option)
+        else:
+            add_argument(parser, replace(option, help=f"{get_ruleset(owner).title}: {option.help}"))
     parser.add_argument("--content", metavar="DIR", help="your own content folder (deck…)")
     parser.add_argument("--seed", type=seed_type, default=0, help="0 to 2**64 - 1")
 

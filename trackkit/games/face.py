@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from trackkit.games.base import KNOWN, Options, Ruleset, get_ruleset
+from trackkit.limits import PLAN_BUDGET
 
 Kind = Literal["int", "float", "choice", "names", "switch", "text"]
 
@@ -94,6 +95,19 @@ class Argument:
         if self.kind == "switch" and self.default is True:
             return f"--no-{dashed}"
         return f"--{dashed}"
+
+
+# the planning player's budget (the ladder's top rung), an option of every game's races
+BUDGET = Argument(
+    "budget",
+    "the planning player's playouts of each option a turn (policy planner; more: stronger "
+    "and slower; default the game's)",
+    "int",
+    low=1,
+    high=PLAN_BUDGET.cli,
+    rule="a planning player's budget is {low} to {high} playouts an option",
+    app_help="How many times the planning player plays each option out to the race's end",
+)
 
 
 class Step(NamedTuple):

@@ -9,7 +9,7 @@ from typing import Any
 
 from trackkit.errors import TrackkitError, shown
 from trackkit.games.base import get_ruleset
-from trackkit.games.face import Argument, Command, Look, Sheet, Shown
+from trackkit.games.face import BUDGET, Argument, Command, Look, Sheet, Shown
 from trackkit.games.readings import reading_options
 from trackkit.games.snowtails.core.options import RaceOptions
 from trackkit.games.snowtails.core.track import SnowTrack
@@ -57,7 +57,7 @@ STARTING_DOGS = Argument(
     "sled that starts first first) is a designer's what-if, not the rulebook's rule: a "
     "player cannot know their slot when choosing",
 )
-OPTIONS = (STARTING_DOGS,)
+OPTIONS = (STARTING_DOGS, BUDGET)
 LOOK = Look(
     address="snow-",
     name="Snow Tails",
@@ -155,6 +155,7 @@ class SnowTailsFace:
             repair_draw=chosen.get("repair_draw", REPAIR_DRAW.default),
             deck=loaded.deck,
             components=loaded.components,
+            **({"budget": chosen["budget"]} if chosen.get("budget") is not None else {}),
         )
 
     def presets_table(self) -> Shown:
