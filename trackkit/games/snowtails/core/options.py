@@ -28,7 +28,7 @@ from trackkit.games.snowtails.core.state import (
     STAT_TREES,
 )
 from trackkit.games.snowtails.core.track import SnowTrack
-from trackkit.limits import PLAN_BUDGET
+from trackkit.limits import check_budget
 
 MIN_PLAYERS = 2
 STAT_NAMES = {
@@ -173,7 +173,7 @@ class RaceOptions:
                 f"unknown policy {unknown[0]!r}; the policies are {', '.join(POLICIES)}"
             )
         self._check_readings()
-        self.check_budget()
+        check_budget(self.budget)
         if self.starting_value is None:
             return
         values = self.starting_values(deck)
@@ -190,15 +190,6 @@ class RaceOptions:
                 )
             if dict(deck.counts).get(value, 0) < 2:
                 raise TrackkitError(f"the deck holds fewer than two cards of value {value}")
-
-    def check_budget(self) -> None:
-        """Refuse a planning budget below 1 or over the limit in force."""
-        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 1:
-            raise TrackkitError(
-                f"a planning player's budget is a whole number of playouts, 1 or more, "
-                f"not {self.budget!r}"
-            )
-        PLAN_BUDGET.check(self.budget, "a planning player's budget")
 
     def _check_readings(self) -> None:
         for name, value, allowed in (

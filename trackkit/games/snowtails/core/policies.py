@@ -58,22 +58,10 @@ dogs' speed after the play (next turn one dog keeps its value: about half a spac
 so it keeps its dogs fast and accepts the walls and trees that brings. The Chapel takes
 the cards it ends on away: they cost nothing there. Cards and buildings as smart.
 
-**planner** (:mod:`.planning`), a musher who thinks ahead: at each turn it takes the
-options smart, greedy and bold would play (smart's first; each once), plays the race out
-to its end from each ``budget`` times (``RaceOptions.budget``, :data:`PLANNER_BUDGET`
-when not told; every sled plays smart in the playouts), the ``k``-th playout of every
-option from the same guess of the cards it cannot see (other decks' and its own deck's
-order, the rivals' hands) and the same draws of its own random stream, and plays the
-option with the best mean (win share, then a quarter of the place share); on a tie or
-within one paired standard deviation, smart's. Cards and buildings as smart. Measured
-(``trackkit.explore.ladder.ladder_step``, planner over smart, 1,000 race pairs, budget
-16): seed 0 / seed 1 in points at 3 and 5 sleds, husky-oval +4.1/+4.5 and +3.1/+3.8,
-long-trail +11.1/+12.3 and +9.9/+11.4, reversed-ridge +16.5/+16.2 and +10.2/+11.3,
-chicane +15.0/+14.3 and +9.3/+9.6, every interval above 0. Its cost at budget 16, five
-planners against five smart sleds (``simulate``, 5 sleds): 239 against 16,300 races a
-second on husky-oval (68 times smart's time), 47 against 9,300 on long-trail (200 times).
-Budget 4 gained less at 3 sleds (husky-oval +9.1 against +11.1 at 16, long-trail +7.1
-against +15.3; 300 pairs, seed 0, before smart's hand pips went): 16 is the default.
+**planner** (:mod:`.planning`, where its measurements are), a musher who thinks ahead:
+at each turn it plays the race out from the options smart, greedy and bold would play,
+``budget`` times each (:data:`PLANNER_BUDGET` when not told), and plays the one that wins
+most often; within noise, smart's. Cards and buildings as smart.
 
 How the repair's price was measured (bold sleds, 5 sleds, 300 recorded races each of
 long-trail and reversed-ridge): between two sleds next in the race order lie 2.70 and 2.02
@@ -194,6 +182,7 @@ LADDER = (
         "a musher who thinks ahead: weighs the moves a good, a greedy and a bold musher would "
         "make by imagining the rest of the race from each, several times over, guessing the "
         "cards it cannot see",
+        plans=True,
     ),
 )
 

@@ -22,9 +22,11 @@ from trackkit.games.yummell.core.state import (
     LOG_FIELDS,
     MAX_ARTEFACTS,
     MAX_HAND,
+    PLAN,
     PLAYER_FIELDS,
     RACE_STATS,
     STREAMS,
+    UNPLANNED,
     Board,
     Deck,
     Players,
@@ -100,6 +102,7 @@ def new_state(
     )
     players.policy[:] = options.policy_codes()
     players.budget[:] = options.budget
+    players.info[:, PLAN] = UNPLANNED
     deck = Deck(pile=ints(cards), discard=ints(cards), counts=ints(3))
     deck.counts[2] = 1 if options.deck == "infinite" else 0
     dice = ints(STREAMS)  # each race starts its own (engine.deal)

@@ -30,7 +30,6 @@ from trackkit.games.yummell.core.content import (
 )
 from trackkit.games.yummell.core.deck import add_to_hand, draw
 from trackkit.games.yummell.core.movement import node_of, remaining
-from trackkit.games.yummell.core.policies import UNPLANNED
 from trackkit.games.yummell.core.rules import HAND_SIZE, OFF_BOARD
 from trackkit.games.yummell.core.state import (
     ACTIVE_N,
@@ -54,6 +53,7 @@ from trackkit.games.yummell.core.state import (
     STAT_LEAD_CHANGES,
     STAT_WINNER_GAP,
     TOLL,
+    UNPLANNED,
     BatchOut,
     Board,
     Deck,

@@ -51,7 +51,6 @@ from trackkit.games.yummell.core.policies import (
     PLAN_SMART,
     PLANNER,
     PLANS,
-    UNPLANNED,
 )
 from trackkit.games.yummell.core.state import (
     ARRIVAL,
@@ -66,6 +65,7 @@ from trackkit.games.yummell.core.state import (
     POLICY,
     RACE_LEADERS,
     STAT_LEAD_CHANGES,
+    UNPLANNED,
     BatchOut,
     Board,
     Deck,
@@ -107,6 +107,13 @@ class Scratch(NamedTuple):
     worth: np.ndarray  # (PLANS, budget): WIN × first-place share − placing
     unseen: np.ndarray  # (cards + players × hand + cards,): the cards it has not seen, counts
     placing: np.ndarray  # (players,)
+
+
+class Planned(NamedTuple):
+    """What a batch that seats a planner writes (as the engine's) and plans in."""
+
+    out: BatchOut
+    scratch: Scratch
 
 
 @no_runtime(wraparound=False)
@@ -359,11 +366,11 @@ def play_planned_batch(
     tables: Tables,
     setup: Setup,
     keys: np.ndarray,
-    out: BatchOut,
-    scratch: Scratch,
+    planned: Planned,
 ) -> None:
-    """:func:`~.engine.play_batch` for a table that seats a planner, in ``scratch``
-    (:func:`new_scratch`)."""
+    """:func:`~.engine.play_batch` for a table that seats a planner: it writes
+    ``planned.out`` and plans in ``planned.scratch`` (:func:`new_scratch`)."""
+    out, scratch = planned
     board, players, deck, tally, tables, setup, keys = batch_state(
         board, players, deck, tally, tables, setup, keys
     )

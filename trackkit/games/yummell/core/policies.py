@@ -99,7 +99,7 @@ LADDER = (
 # yet; play as smart; move with the card of rank 0 (the lowest) to MOVE_RANKS - 1 (the
 # highest of five) after its events; rest; play as smart but keep its events and artefacts
 # in hand (none played, none started). A smart or greedy player's stays UNPLANNED.
-UNPLANNED, PLAN_SMART = -1, -2
+PLAN_SMART = -2
 MOVE_RANKS = 5
 PLAN_REST, PLAN_QUIET = MOVE_RANKS, MOVE_RANKS + 1
 PLANS = MOVE_RANKS + 3  # the options a planner weighs: smart, the ranks, rest and quiet

@@ -112,9 +112,10 @@ def play_batch(
         out,
     )
     if planned or (planned is None and PLANNER in players.policy):
-        from trackkit.games.yummell.core.planning import new_scratch, play_planned_batch
+        from trackkit.games.yummell.core.planning import Planned, new_scratch, play_planned_batch
 
-        play_planned_batch(*arguments, new_scratch(players, deck, tally, options.budget))
+        scratch = new_scratch(players, deck, tally, options.budget)
+        play_planned_batch(*arguments[:-1], Planned(out, scratch))
     else:
         play(*arguments)
     return BatchResult(

@@ -91,7 +91,8 @@ TOLL = 9  # 1 for a character others pay to overtake (the Troll)
 ORDER_POS = 10  # place in the turn order of the last round played
 REACHED = 11  # when it reached the square it stands on (Tally.clock)
 FIRST_MOVE = 12  # its place in the order of first moves (the start paths' commit order), -1
-PLAN = 13  # what a planning player chose for this turn (policies.PLAN_*; UNPLANNED between turns)
+PLAN = 13  # what a planning player chose for this turn (policies.PLAN_*), UNPLANNED between
+UNPLANNED = -1
 BUDGET = 14  # a planning player's playouts of each option (RaceOptions.budget)
 PLAYER_FIELDS = 15
 
