@@ -18,6 +18,7 @@ def test_the_ladder_prints_each_rung_and_step(cli: Cli) -> None:
     assert re.search(r"^  greedy +a player who follows one fixed rule", out, re.MULTILINE)
     assert "smart over greedy: +" in out and "(95%: +" in out
     assert out.rstrip().endswith("each rung wins more often than the one below.")
+    assert "planning player" not in out  # no rung plans: no budget said
 
 
 def test_the_ladder_s_json_with_its_planning_rung(cli: Cli) -> None:
@@ -27,6 +28,7 @@ def test_the_ladder_s_json_with_its_planning_rung(cli: Cli) -> None:
     data = json.loads(out)
     assert code == 0 and data["game"] == "snowtails" and data["players"] == 3
     assert [r["policy"] for r in data["rungs"]] == ["greedy", "smart", "planner"]
+    assert [r["plans"] for r in data["rungs"]] == [False, False, True] and data["budget"] == 2
     steps = data["steps"]
     assert [(s["lower"], s["upper"]) for s in steps] == [("greedy", "smart"), ("smart", "planner")]
     for step in steps:

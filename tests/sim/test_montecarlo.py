@@ -308,3 +308,27 @@ def test_the_limit_is_races_times_players_times_the_board(races: int, players: i
         check_cost(track, options, races, per_race)
         with pytest.raises(CostLimitError):
             check_cost(track, options, races + 1, per_race)
+
+
+@pytest.mark.parametrize(
+    ("game", "preset"), [("yummell", "first-run"), ("snowtails", "husky-oval")]
+)
+def test_a_planning_player_costs_its_playouts(game: str, preset: str) -> None:
+    """A seated planner makes a race cost tens or hundreds of plain ones, in proportion to its
+    budget, and a simulation of planners is refused before it starts when that is over
+    the limit."""
+    ruleset = get_ruleset(game)
+    track = ruleset.load_preset(preset)
+    plain = ruleset.with_policies(ruleset.options(players=3), ("smart",) * 3)
+    board = ruleset.prepare(track, plain)
+    base = race_cost(board, plain)
+    costs = []
+    for budget in (8, 16):
+        options = ruleset.with_policies(
+            ruleset.options(players=3, budget=budget), ("planner", "smart", "smart")
+        )
+        costs.append(race_cost(board, options))
+    assert costs[0] > 10 * base and costs[1] - base == 2 * (costs[0] - base)
+    options = ruleset.with_policies(ruleset.options(players=3), ("planner",) * 3)
+    with pytest.raises(CostLimitError, match="with planning players .* --budget"):
+        simulate(track, options, races=10_000_000, seed=0)

@@ -216,9 +216,18 @@ def _follow(run: Run, slots: int) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _race_cost(text: str, players: int, _track: Any, _options: Any) -> int:
-    # keyed on the track's file and the players (``_`` arguments are not hashed)
+def _race_cost(text: str, players: int, _track: Any, _options: Any, planning: str = "") -> int:
+    # keyed on the track's file, the players and the planners with their budget (``_``
+    # arguments are not hashed)
     return race_cost(_options.ruleset.prepare(_track, _options), _options)
+
+
+def _planning(options: Any) -> str:
+    """What a race's cost depends on beside the track and the players: the policies and
+    the planning player's budget."""
+    policies = getattr(options, "policies", ())
+    policies = policies() if callable(policies) else policies
+    return f"{tuple(policies) or options.policy}/{getattr(options, 'budget', '')}"
 
 
 def races_allowed(track: Any, options: Any) -> int:
@@ -227,7 +236,7 @@ def races_allowed(track: Any, options: Any) -> int:
     refused when run, saying why); a board the engine cannot prepare gets the least, and
     the run then says what is wrong."""
     try:
-        per_race = _race_cost(track.to_toml(), options.players, track, options)
+        per_race = _race_cost(track.to_toml(), options.players, track, options, _planning(options))
     except TrackkitError:
         return MIN_RACES
     return max(MIN_RACES, most_races(per_race))
@@ -239,7 +248,7 @@ def reference_cost(options: Any) -> int:
     as often (:func:`~trackkit.explore.profile.reference_tracks`)."""
     total = 0
     for track in reference_tracks(options.ruleset, options.players):
-        total += _race_cost(track.to_toml(), options.players, track, options)
+        total += _race_cost(track.to_toml(), options.players, track, options, _planning(options))
     return total
 
 
@@ -254,7 +263,7 @@ def profile_races_allowed(track: Any, options: Any, most: int | None = REFERENCE
     when its reference (:func:`reference_races` with ``most``) counts with them, at least
     :data:`MIN_RACES` (the run then says what is over) and at most what a profile runs."""
     try:
-        per_race = _race_cost(track.to_toml(), options.players, track, options)
+        per_race = _race_cost(track.to_toml(), options.players, track, options, _planning(options))
     except TrackkitError:
         return MIN_RACES
     limit, presets = SIMULATION_COST.value(), reference_cost(options)
@@ -269,7 +278,7 @@ def check_profile_cost(track: Any, options: Any, races: int, reference: int) -> 
     """Refuse, before any race, a profile of ``races`` races on ``track`` beside
     ``reference`` races of each reference track when together they cost more than the limit in
     force (a :class:`~trackkit.limits.CostLimitError` saying so)."""
-    per_race = _race_cost(track.to_toml(), options.players, track, options)
+    per_race = _race_cost(track.to_toml(), options.players, track, options, _planning(options))
     cost = races * per_race + reference * reference_cost(options)
     doing = (
         f"{races:,} races of {options.players} players on {shown(track.name)} and "
@@ -329,7 +338,9 @@ def cached_run(
     track, options, races, seed = asked.track, asked.options, asked.races, asked.seed
     if start:
         try:  # refused before a run starts: it would not take a slot, even for a moment
-            per_race = _race_cost(track.to_toml(), options.players, track, options)
+            per_race = _race_cost(
+                track.to_toml(), options.players, track, options, _planning(options)
+            )
             check_cost(track, options, races, per_race)
             if reference:
                 check_profile_cost(track, options, races, reference)

@@ -134,7 +134,8 @@ def ladder(args: argparse.Namespace) -> Shown:
             seed=args.seed,
             progress=update,
         )
-    data = ladder_json(track.name, game.name, rungs, steps, seed=args.seed)
+    budget = getattr(options, "budget", None)
+    data = ladder_json(track.name, game.name, rungs, steps, seed=args.seed, budget=budget)
     return Shown(data, ladder_text(data, game.title))
 
 

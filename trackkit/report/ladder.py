@@ -13,15 +13,24 @@ from trackkit.games.base import Rung
 
 
 def ladder_json(
-    track: str, game: str, rungs: Sequence[Rung], steps: Sequence[Step], *, seed: int
+    track: str,
+    game: str,
+    rungs: Sequence[Rung],
+    steps: Sequence[Step],
+    *,
+    seed: int,
+    budget: int | None = None,
 ) -> dict[str, Any]:
+    """The ladder's data; ``budget`` is the planning rung's (None: no rung plans)."""
+    plans = any(r.plans for r in rungs)
     return {
         "track": track,
         "game": game,
         "players": steps[0].players,
         "races": steps[0].races,
         "seed": seed,
-        "rungs": [{"policy": r.policy, "assumes": r.assumes} for r in rungs],
+        "budget": budget if plans else None,
+        "rungs": [{"policy": r.policy, "assumes": r.assumes, "plans": r.plans} for r in rungs],
         "steps": [step.to_json() for step in steps],
         "monotone": monotone(steps),
     }
@@ -53,6 +62,8 @@ def ladder_text(data: dict[str, Any], title: str) -> str:
         f"{data['races']:,} race pairs a step (seed {data['seed']}); the rungs, weakest first:"
     ]
     lines += [f"  {r['policy']:<{width}}  {r['assumes']}" for r in data["rungs"]]
+    if data.get("budget"):
+        lines.append(f"(the planning player plays each option out {data['budget']} times a turn)")
     for step in data["steps"]:
         lines.append(step_words(step))
     if data["monotone"]:

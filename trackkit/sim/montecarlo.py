@@ -288,8 +288,24 @@ class SimulationResult:
 def race_cost(board: Any, options: Options) -> int:
     """What one race of ``options`` on the prepared ``board`` costs, in the units of
     :data:`~trackkit.limits.SIMULATION_COST`: players × the board's nodes (a race's rounds
-    grow with the board's length, and every player moves in each of them)."""
-    return options.players * len(board.nodes)
+    grow with the board's length, and every player moves in each of them), plus what the
+    game says its planning players add (``Ruleset.planning_cost``, when it has them)."""
+    planning = getattr(options.ruleset, "planning_cost", None)
+    extra = planning(board, options) if planning is not None else 0
+    return options.players * len(board.nodes) + extra
+
+
+def planning_seated(options: Options) -> bool:
+    """Whether ``options`` seat a player of a rung that plans (``Rung.plans``)."""
+    planning = {rung.policy for rung in options.ruleset.ladder if rung.plans}
+    if not planning:
+        return False
+    names = getattr(options, "policies", ())
+    names = names() if callable(names) else names
+    return bool(
+        planning
+        & {*names, *([options.policy] if isinstance(options.policy, str) else options.policy)}
+    )
 
 
 def most_races(per_race: int) -> int:
@@ -303,6 +319,8 @@ def check_cost(track: Any, options: Options, races: int, per_race: int) -> None:
     on ``track`` (a track, or its name) when they would cost more than the limit in force."""
     name = track if isinstance(track, str) else track.name
     doing = f"{races:,} races of {options.players} players on {shown(name)}"
+    if planning_seated(options):
+        doing += " with planning players (their playouts counted: a smaller --budget costs less)"
     SIMULATION_COST.check(races * per_race, doing)
 
 

@@ -118,6 +118,9 @@ def play_batch(
     )
 
 
+SPACES_A_ROUND = 35  # spaces a sled covers a round, about (husky-oval: 190 in 4.75 rounds)
+
+
 class SnowTails:
     """The ruleset of Mush! Mush! Snow Tails 2 (see :mod:`trackkit.games.base`)."""
 
@@ -126,6 +129,19 @@ class SnowTails:
     players = PLAYERS
     policies = tuple(POLICIES)
     ladder = LADDER
+
+    def planning_cost(self, course: PreparedCourse, options: RaceOptions) -> int:
+        """What the planners seated add to a race's cost (``montecarlo.race_cost``'s units:
+        a sled over a space): each planner's turn plays an option or two out ``budget``
+        times (none when the policies agree), each playout about half a race, and a race
+        lasts about a round for :data:`SPACES_A_ROUND` spaces; counted as one option a
+        turn, an upper bound of the measured cost (68 to 200 times smart's time with five
+        planners at budget 16)."""
+        planners = options.policies().count("planner")
+        spaces = len(course.nodes)
+        playouts = planners * options.budget * spaces // SPACES_A_ROUND
+        return playouts * options.players * spaces // 2
+
     tallies = (
         Tally("collisions", "Collision cards taken"),
         Tally("side", "Side collisions (edge, marker, building)"),

@@ -49,7 +49,7 @@ from trackkit.games.yummell.core.content import (
 )
 from trackkit.games.yummell.core.course import RaceBoard, new_state, race_board
 from trackkit.games.yummell.core.options import RaceOptions
-from trackkit.games.yummell.core.policies import LADDER, PLANNER, POLICIES
+from trackkit.games.yummell.core.policies import LADDER, PLANNER, PLANS, POLICIES
 from trackkit.games.yummell.core.space import PlacementsCodec, TrackSpace
 from trackkit.games.yummell.core.state import RACE_STATS, BatchOut, Setup, Tables
 from trackkit.games.yummell.core.track import Track, YummellSquare, bundled_tileset, parse_track
@@ -135,6 +135,9 @@ def play_batch(
     )
 
 
+SQUARES_A_ROUND = 5  # squares a racer covers a round, about (the presets: 5.5 at 4 players)
+
+
 class Yummell:
     """The ruleset of Yummell (see :mod:`trackkit.games.base` for what each member does)."""
 
@@ -143,6 +146,18 @@ class Yummell:
     players = PLAYERS
     policies = tuple(POLICIES)
     ladder = LADDER
+
+    def planning_cost(self, board: RaceBoard, options: RaceOptions) -> int:
+        """What the planners seated add to a race's cost (``montecarlo.race_cost``'s units:
+        a player over a square): each planner's turn plays its :data:`PLANS` options out
+        ``budget`` times, each playout about half a race, and a race lasts about a round for
+        :data:`SQUARES_A_ROUND` squares. Measured on the presets at 3 and 5 players: about
+        half what a planned race takes, so an upper bound."""
+        planners = int((options.policy_codes() == PLANNER).sum())
+        squares = len(board.nodes)
+        playouts = planners * options.budget * PLANS * squares // SQUARES_A_ROUND
+        return playouts * options.players * squares // 2
+
     square_schema = YummellSquare
     tallies = TALLIES
     node_counts = (
