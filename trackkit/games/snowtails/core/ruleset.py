@@ -135,8 +135,9 @@ class SnowTails:
         a sled over a space): each planner's turn plays an option or two out ``budget``
         times (none when the policies agree), each playout about half a race, and a race
         lasts about a round for :data:`SPACES_A_ROUND` spaces; counted as one option a
-        turn, an upper bound of the measured cost (68 to 200 times smart's time with five
-        planners at budget 16)."""
+        turn. An upper bound: with one planner (budget 16) at 3 sleds it counts 44 and 80
+        plain races where the time measured was 12 and 46 (husky-oval, long-trail; medians
+        of 3 ``simulate`` runs)."""
         planners = options.policies().count("planner")
         spaces = len(course.nodes)
         playouts = planners * options.budget * spaces // SPACES_A_ROUND

@@ -151,8 +151,9 @@ class Yummell:
         """What the planners seated add to a race's cost (``montecarlo.race_cost``'s units:
         a player over a square): each planner's turn plays its :data:`PLANS` options out
         ``budget`` times, each playout about half a race, and a race lasts about a round for
-        :data:`SQUARES_A_ROUND` squares. Measured on the presets at 3 and 5 players: about
-        half what a planned race takes, so an upper bound."""
+        :data:`SQUARES_A_ROUND` squares. An upper bound: with one planner (budget 32) at
+        3 players it counts 871 and 1,665 plain races where the time measured was 449 and
+        1,319 (first-run, king-of-toads; medians of 3 ``simulate`` runs)."""
         planners = int((options.policy_codes() == PLANNER).sum())
         squares = len(board.nodes)
         playouts = planners * options.budget * PLANS * squares // SQUARES_A_ROUND
