@@ -19,6 +19,7 @@ from trackkit.games.snowtails.core.ruleset import SnowTails
 from trackkit.games.snowtails.core.scores import (
     BOLD_CARD,
     BOLD_CARD_HELD,
+    BOLD_DIE,
     BOLD_HAND,
     BOLD_LOSS,
     BOLD_PACE,
@@ -90,11 +91,12 @@ def bold_score(t: Table, p: int, outcome: tuple, left: int, right: int, play: in
     pips = int(sum(v * hand[v] for v in range(VALUES)))
     held, trigger, togo = int(sleds.collisions[p]), int(board.trigger[node]), int(board.togo[node])
     if stop == REPAIR:
-        worth = -SMART_SPACE * togo + SMART_DIE * die_left + BOLD_HAND * pips - BOLD_PLACE * lost
+        worth = -SMART_SPACE * togo + BOLD_DIE * die_left + BOLD_HAND * pips - BOLD_PLACE * lost
     else:
         context = SmartContext(held, int(sleds.boxed[p]), pips, int(hand[0] + hand[1]))
         worth = smart_worth(togo, trigger, 0, stop, die_left, context)
         worth += (BOLD_HAND - SMART_HAND) * pips  # bold weighs the hand's pips, smart not
+        worth += (BOLD_DIE - SMART_DIE) * die_left  # and the die left over, smart not
         if not trigger & CHAPEL:
             worth -= (BOLD_CARD + BOLD_CARD_HELD * held) * cards
     return (worth + BOLD_PACE * (left + right)) * scale + rank

@@ -34,13 +34,13 @@ it must discard it discards its lowest card.
 needed to cross the line, :attr:`.board.Board.togo`, so it values the inside of the next
 corner), minus a collision card's cost that grows with the cards already held
 (:data:`SMART_CARD` + :data:`SMART_CARD_HELD` per card held), minus :data:`SMART_REPAIR`
-for a repair and :data:`SMART_SLED` for a sled hit, plus :data:`SMART_DIE` per pip of the
-die left over (so it balances the sled when that costs little), plus what a building on
-the final space is worth (the Chapel's discarded collision cards, the Tavern's pips, a 5
-from the Kennels, the 0s and 1s the Bothy takes); the rank breaks ties (the hand's pips
-weighed :data:`SMART_HAND` each until issue 34 and settled them first: see
-:mod:`.scores`). In the last round (a sled has crossed the line) only the rank counts. It
-discards its lowest card, and at the Bothy every 0 and 1.
+for a repair and :data:`SMART_SLED` for a sled hit, plus what a building on the final
+space is worth (the Chapel's discarded collision cards, the Tavern's pips at
+:data:`SMART_TAVERN`, a 5 from the Kennels, the 0s and 1s the Bothy takes); the rank breaks
+ties. The die left over (:data:`SMART_DIE`, 40 a pip) and the hand's pips (:data:`SMART_HAND`,
+5) weighed until issue 34 and settled ties first; now 0 (:mod:`.scores`, measured there).
+In the last round (a sled has crossed the line) only the rank counts. It discards its
+lowest card, and at the Bothy every 0 and 1.
 
 **bold**, a musher who accepts risk (rulebook C: "players may collide on purpose"): smart's
 score with three changes. (1) A collision card is cheap while few are held: it costs
@@ -56,7 +56,9 @@ round only the rank counts, as for smart (the race ends with the round, so a rep
 only its stop), except the lost duel. (3) It values pace: :data:`BOLD_PACE` per pip of the
 dogs' speed after the play (next turn one dog keeps its value: about half a space a pip),
 so it keeps its dogs fast and accepts the walls and trees that brings. The Chapel takes
-the cards it ends on away: they cost nothing there. Cards and buildings as smart.
+the cards it ends on away: they cost nothing there. It keeps the weights smart dropped in
+issue 34: :data:`BOLD_DIE` a pip of die left over, :data:`BOLD_HAND` a pip kept in hand.
+Cards and buildings as smart.
 
 **planner** (:mod:`.planning`, where its measurements are), a musher who thinks ahead:
 at each turn it plays the race out from the options smart, greedy and bold would play,
@@ -174,8 +176,8 @@ LADDER = (
     ),
     Rung(
         "smart",
-        "a good musher: progress to the line, collision cards dearer the more are held, the "
-        "die left over and buildings weighed, the race position breaking ties",
+        "a good musher: progress to the line, collision cards dearer the more are held, "
+        "buildings weighed, the race position breaking ties",
     ),
     Rung(
         "planner",

@@ -4,6 +4,30 @@
 An outcome is where the move ends (its distance to go, :attr:`.board.Board.togo`, and the
 buildings it triggers), the collision cards taken, why it stopped and the bonus die left.
 greedy scores in rank steps; smart and bold in hundredths of a space.
+
+**Issue 34, smart against greedy on husky-oval** (where greedy beat it). Replaying from the
+turns where the two choose differently (husky-oval, 3 and 5 sleds, each option played out
+to the end by the table's own policies): greedy spent its bonus die where smart kept it.
+A bonus runs straight ahead, so along an outer lane of a corner it gains race position but
+no :attr:`.board.Board.togo` (togo drifts inward for free), and smart's 40 a pip left over
+outweighed it; it also crashed into a sled rather than spend the die, which a balanced
+sled gets anew anyway. And with a collision card held, smart took a 2nd for 2 spaces
+(a tie at 50 a card held, the rank settling it for the card): from the same turn the
+leader then won 58% of the races it won 100% of keeping the card out. So
+:data:`SMART_DIE` 40 → 0 (the Tavern's pips keep the 40: :data:`SMART_TAVERN`; bold keeps
+its 40: :data:`BOLD_DIE`) and :data:`SMART_CARD_HELD` 50 → 75. Measured with
+``trackkit.explore.ladder.ladder_step`` (smart over greedy, 1,000 race pairs), in points
+at 3/5 sleds, seed 0 then seed 1, before → after: husky-oval -0.8/-2.0 and -3.9/-2.7 →
++1.8/+0.6 and -0.3/-0.2 (4,000 pairs: -2.1/-2.1 and -2.5/-2.2 → +0.9/-0.1 and +0.2/-0.3),
+chicane +10.5/+4.5 and +6.8/+3.1 → +12.5/+4.9 and +10.9/+3.4, long-trail +24.7/+13.1 and
++25.9/+11.8 → +28.3/+15.5 and +28.6/+13.6, reversed-ridge +57.9/+26.4 and +57.3/+28.2 →
++59.2/+27.0 and +58.7/+28.6. The die alone (at 0, the Tavern's pips too): husky-oval
++1.1/+0.6 and -1.1/+0.1; other die prices on husky-oval (4,000 pairs, seed 0): 10 gave
+-0.8/-1.3, -10 +1.0/-0.1, -30 +0.3/-0.5. Tried and left (1,000 pairs, both seeds): a
+first card at 90-120 or 210-260 (worse on husky-oval), a sled hit at 0 or 120 (no
+change), the dogs' pace at +20, +50 or -15 a pip (-3 to -9 on husky-oval), the rank at
+2-10 a step (nearer greedy: 0 to -0.8 at 3 sleds), crossing the line scored by the rank
+alone (no change). Still open: husky-oval at 5 sleds is a tie, not a gain.
 """
 
 from __future__ import annotations
@@ -25,10 +49,11 @@ GREEDY_REPAIR = 200  # a 5th collision card: sitting out for several rounds
 # smart's weights, in hundredths of a space
 SMART_SPACE = 100
 SMART_CARD = 150  # a collision card with none held: a space and a half
-SMART_CARD_HELD = 50  # and half a space more for each card already held
+SMART_CARD_HELD = 75  # and 3/4 of a space more a card already held (50 until issue 34)
 SMART_REPAIR = 2500
 SMART_SLED = 50
-SMART_DIE = 40  # a pip of bonus die left over
+SMART_DIE = 0  # a pip of bonus die left over (40 until issue 34: the module docstring)
+SMART_TAVERN = 40  # a pip the Tavern adds to the die (SMART_DIE's 40 until issue 34)
 SMART_CHAPEL = 150  # a collision card the Chapel takes away
 SMART_KENNELS = 120  # a 5 added to the deck
 SMART_BOTHY = 30  # a 0 or 1 the Bothy swaps for a new card
@@ -47,6 +72,7 @@ BOLD_CARD_HELD = 20  # and as much again for each card already held (the repair 
 BOLD_PLACE = 250  # a place: the spaces between two sleds next in the race order (measured)
 BOLD_PACE = 50  # a pip of the dogs' speed kept for the next turn
 BOLD_HAND = 5  # a pip kept in hand (smart's was 5 too, until issue 34)
+BOLD_DIE = 40  # a pip of bonus die left over (smart's was 40 too, until issue 34)
 BOLD_LOSS = 1000  # places: with 2 sleds a repair loses the race (only when nothing else)
 
 
@@ -87,7 +113,7 @@ def smart_worth(
     if trigger & CHAPEL:
         worth += SMART_CHAPEL * (held + cards)
     if trigger & TAVERN:
-        worth += SMART_DIE * (tavern_die(die_left) - die_left)
+        worth += SMART_TAVERN * (tavern_die(die_left) - die_left)
     if trigger & KENNELS and boxed > 0:
         worth += SMART_KENNELS
     if trigger & BOTHY:
@@ -103,10 +129,10 @@ def bold_worth(
     docstring): smart's worth with cheap collision cards, and a repair at the ``lost``
     places it costs."""
     if stop == STOP_REPAIR:  # every collision card goes: only the repair itself costs
-        worth = -SMART_SPACE * togo + SMART_DIE * die_left + BOLD_HAND * sled.hand_pips
+        worth = -SMART_SPACE * togo + BOLD_DIE * die_left + BOLD_HAND * sled.hand_pips
         return worth - BOLD_PLACE * lost
     worth = smart_worth(togo, trigger, 0, stop, die_left, sled)
-    worth += (BOLD_HAND - SMART_HAND) * sled.hand_pips
+    worth += (BOLD_HAND - SMART_HAND) * sled.hand_pips + (BOLD_DIE - SMART_DIE) * die_left
     if not trigger & CHAPEL:  # the Chapel takes the new cards away with the others
         worth -= (BOLD_CARD + BOLD_CARD_HELD * sled.held) * cards
     return worth
