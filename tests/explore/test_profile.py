@@ -293,10 +293,12 @@ def test_a_grouped_percentile_rounds_to_the_whole_round_percentile(
     assert whole - 0.5 < value <= whole + 0.5
 
 
-def test_skill_is_the_top_rung_over_the_game_s_own_at_mixed_tables(king, husky) -> None:
+def test_skill_is_smart_over_the_game_s_own_at_mixed_tables(king, husky) -> None:
     """Measured with `trackkit compare --players 4`: King of Toads +42.5 points (smart over
-    greedy); the average track's skill is beside it, and compared in the verdict."""
-    for profile, bounds in ((king, (30, 55)), (husky, (-15, 0))):
+    greedy; the planner, a rung that plans, is not in it); Husky oval about 0 (`trackkit
+    ladder husky-oval --players 5`: -0.1, -0.5 to +0.4, at 4,000 race pairs). The average
+    track's skill is beside it, and compared in the verdict."""
+    for profile, bounds in ((king, (30, 55)), (husky, (-6, 6))):
         skill = profile.details["skill"]
         assert (skill["upper"], skill["lower"]) == ("smart", "greedy")
         assert bounds[0] < profile.values["skill"] < bounds[1]
