@@ -47,7 +47,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "length: standard deviation": ("rounds_std",),
     "length: 10th and 90th percentiles": ("rounds_p10", "rounds_p90"),
     "largest move and spread": ("character_tilt", "start_tilt", "start_spread"),
-    "skill (top policy over the game's own)": ("skill",),
+    "skill (smart over the game's own)": ("skill",),
     "drama and friction": (
         "lead_changes",
         "last_round",
