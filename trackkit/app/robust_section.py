@@ -17,7 +17,7 @@ from trackkit.explore.profile import ProfileSettings
 from trackkit.explore.robust import RobustRun, product_of, run_robust, verdicts
 from trackkit.games import readings as game_readings
 from trackkit.games.base import get_ruleset
-from trackkit.games.readings import POLICY, readings_of
+from trackkit.games.readings import POLICY, readings_of, varied_policies
 from trackkit.limits import ROBUST_RACES
 from trackkit.report.robust import HEADINGS, combinations_text, varied_text, verdict_range
 
@@ -32,7 +32,7 @@ def _runs() -> dict[tuple[Any, ...], tuple[RobustRun, list[Any]]]:
 def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int, key: str) -> None:
     """The section: what to vary, the cost, the button, and the verdicts."""
     readings, ruleset = readings_of(game), get_ruleset(game)
-    policy = [POLICY] if len(ruleset.policies) > 1 else []
+    policy = [POLICY] if len(varied_policies(ruleset.name)) > 1 else []
     # the readings of the text and the policy, varied unless unpicked; the what-ifs apart,
     # after them, varied only when picked
     usual = [r.name for r in readings if not r.what_if] + policy
@@ -43,7 +43,9 @@ def robust_section(game: str, tracks: Mapping[str, Any], players: int, seed: int
         r.name: f"{'What-if — ' if r.what_if else ''}{r.option.title}: {r.question}"
         for r in readings
     }
-    titles[POLICY] = "Policy: how the racers play (" + ", ".join(ruleset.policies) + ")"
+    titles[POLICY] = (
+        "Policy: how the racers play (" + ", ".join(varied_policies(ruleset.name)) + ")"
+    )
     with st.expander("Under every reading: which conclusions hold whatever the unclear rules say"):
         st.caption(
             "The rulebook leaves some rules open, and some of the game's values are "

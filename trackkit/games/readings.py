@@ -168,6 +168,15 @@ def each_reading(game: str | None = None) -> Iterator[tuple[Reading, Any]]:
 # --- what a robustness run varies, and how it races each combination ---------------------------
 
 
+def varied_policies(game: str) -> tuple[str, ...]:
+    """The policies a robustness run varies: the game's, but those of a ladder rung that
+    plans (``Rung.plans``: a planning race costs hundreds of plain ones; the ladder is
+    where planning is measured)."""
+    ruleset = get_ruleset(game)
+    planning = {rung.policy for rung in ruleset.ladder if rung.plans}
+    return tuple(p for p in ruleset.policies if p not in planning)
+
+
 def varied(
     game: str,
     picked: Sequence[str] | None,
@@ -180,7 +189,7 @@ def varied(
     reading of the text not ``fixed`` by the user (no what-if) and the policy unless
     ``policy_fixed``. A name picked twice, both picked and fixed, or one the game does not
     know is refused."""
-    policies = tuple(get_ruleset(game).policies)
+    policies = varied_policies(game)
     if picked is None:
         chosen = [(r.name, r.values) for r in text_readings(game) if r.name not in fixed]
         if not policy_fixed and len(policies) > 1:
