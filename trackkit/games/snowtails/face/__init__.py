@@ -69,7 +69,8 @@ LOOK = Look(
     caveat="The boards are reconstructions: the printed ones are not published.",
     policy_help="greedy: the reference musher, fixed so results compare: the move that ends "
     "furthest ahead, each collision card or hit counted against it; smart: plays as a good "
-    "musher would",
+    "musher would; bold: takes risks on purpose; planner: plays each option of its turn out to "
+    "the race's end, Budget times (stronger, and tens of times slower)",
 )
 
 

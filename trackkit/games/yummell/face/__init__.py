@@ -117,7 +117,8 @@ LOOK = Look(
     ),
     policy_help="greedy: the reference player, fixed so results compare: the cheapest start "
     "path, its highest card as far as it goes, no rests, no events; smart: plays as a good "
-    "player would",
+    "player would; planner: plays each option of its turn out to the race's end, Budget times "
+    "(hundreds of times slower)",
 )
 
 
