@@ -18,7 +18,14 @@ from trackkit.explore.ladder import skill_rungs
 from trackkit.games.yummell.core.course import new_state, race_board
 from trackkit.games.yummell.core.engine import deal
 from trackkit.games.yummell.core.options import RaceOptions
-from trackkit.games.yummell.core.planning import C_BEGUN, C_ROUND, new_scratch, plan_turn
+from trackkit.games.yummell.core.planning import (
+    C_BEGUN,
+    C_ROUND,
+    MAX_SHARE,
+    SCREEN,
+    new_scratch,
+    plan_turn,
+)
 from trackkit.games.yummell.core.policies import LADDER, PLANS, POLICIES
 from trackkit.games.yummell.core.presets import load_preset
 from trackkit.games.yummell.core.ruleset import RULESET, play_batch
@@ -73,11 +80,11 @@ def test_same_seed_same_races_on_any_number_of_workers() -> None:
     assert not np.array_equal(one.placing, other.placing)
 
 
-def _dealt(pile_order: int = 0, swap: bool = False):
+def _dealt(pile_order: int = 0, swap: bool = False, budget: int = 6):
     """A first-run table of three dealt race 0 of seed 1, the planner (player 0) to play
     first in round 1; ``pile_order`` reshuffles the draw pile, ``swap`` trades a rival's
     hand with the top of the pile: what the planner cannot see, in other places."""
-    options = RaceOptions(players=3, policies=MIXED, budget=6)
+    options = RaceOptions(players=3, policies=MIXED, budget=budget)
     board = race_board(FIRST_RUN).board
     players, deck, tally = new_state(board, options)
     content = options.content
@@ -120,9 +127,24 @@ def _plan(pile_order: int = 0, swap: bool = False) -> tuple[int, list[list[int]]
 
 def test_its_playouts_weigh_every_option_and_change_nothing_of_the_race() -> None:
     plan, worth = _plan()
-    assert len(worth) == PLANS and all(len(row) == 6 for row in worth)
+    assert len(worth) == PLANS and all(len(row) == MAX_SHARE * 6 for row in worth)
     assert len({tuple(row) for row in worth}) > 1  # the options' playouts differ
     assert -2 <= plan < PLANS - 1
+
+
+def test_options_that_play_as_the_smart_turn_leave_the_running_and_the_rest_play_on() -> None:
+    """Past SCREEN guesses, an option with the smart turn's worth in every playout is
+    dropped, and the options left share the playouts the dropped ones did not spend."""
+    budget = 2 * SCREEN
+    board, players, deck, tally, tables, scratch = _dealt(budget=budget)
+    plan_turn(0, board, players, deck, tally, tables, True, scratch)
+    worth, alive = scratch.worth, scratch.alive
+    assert alive[0] == 1
+    same = [o for o in range(1, PLANS) if np.array_equal(worth[o, :SCREEN], worth[0, :SCREEN])]
+    assert same and all(alive[o] == 0 for o in same)
+    left = [o for o in range(PLANS) if alive[o]]
+    assert len(left) > 1 and np.any(worth[left, budget:] != 0)  # more guesses than budget
+    assert not np.any(worth[same, SCREEN:])  # played no further
 
 
 def test_it_does_not_peek_at_the_pile_or_its_rivals_hands() -> None:

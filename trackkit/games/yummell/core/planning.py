@@ -19,8 +19,15 @@ split) plus a quarter of its place share, (P − placing) / (P − 1) (:data:`PL
 miss is worth more than a rout, which steadies the comparison at large tables), averaged
 over the playouts.
 
-**It changes its mind only beyond noise**: the best option replaces the smart turn only when
-its paired difference with it over the playouts is more than :data:`SWITCH_Z` standard
+**It spends its playouts where they tell options apart**: every :data:`SCREEN` guesses,
+an option that played exactly as the smart turn in every playout so far (the same card, or
+no event to keep) or that lost to it by more than :data:`SWITCH_Z` standard errors leaves
+the running, and the guesses go on for those left until the turn's playouts (``budget`` ×
+PLANS, as if every option ran to the end) are spent: the few options that differ get
+several times the budget each, and a turn where none differs ends after SCREEN guesses.
+
+**It changes its mind only beyond noise**: the best option left replaces the smart turn only
+when its paired difference with it over the playouts is more than :data:`SWITCH_Z` standard
 errors above 0, so that a small budget plays as smart rather than as the luckiest of eight
 options. Measured (``ladder_step`` planner over smart, budget 32, 1,000 race pairs, seed 0,
 5 players; forest-run, horrgrups-path): a switch at 1 standard error lost 3.3 and 1.8
@@ -93,6 +100,9 @@ from trackkit.games.yummell.core.turn import take_turn
 WIN = 1000  # an option's worth in a playout: WIN for first place (shared: split), ...
 PLACE = 250  # ... plus PLACE × its place share, (P − placing) / (P − 1): 1 first, 0 last
 SWITCH_Z = 2.0  # standard errors an option must gain over the smart turn to replace it
+# (or lose to it, to leave the running)
+SCREEN = 8  # guesses between two looks at which options are still worth playing out
+MAX_SHARE = 4  # at most MAX_SHARE × budget guesses a turn, however few options are left
 # the cursor of a race played turn by turn (advance): its round, the place in that round's
 # turn order of the next to play, and whether that round's order is drawn yet
 C_ROUND, C_TURN, C_BEGUN = 0, 1, 2
@@ -113,7 +123,8 @@ class Scratch(NamedTuple):
     cursor: np.ndarray  # (3,) the race's own
     base_cursor: np.ndarray  # (3,)
     play_cursor: np.ndarray  # (3,)
-    worth: np.ndarray  # (PLANS, budget): each option's worth in each playout
+    worth: np.ndarray  # (PLANS, MAX_SHARE × budget): each option's worth in each playout
+    alive: np.ndarray  # (PLANS,): 1 for an option still in the running
     unseen: np.ndarray  # (cards + players × hand + cards,): the cards it has not seen, counts
     placing: np.ndarray  # (players,)
     settings: np.ndarray  # [PLACE, SWITCH_Z × 100] (S_*)
@@ -273,6 +284,23 @@ def guess_unseen(
         tally.order[i], tally.order[j] = tally.order[j], tally.order[i]
 
 
+@njit(cache=True, inline="always")
+def paired_gain(worth: np.ndarray, option: int, samples: int) -> tuple[float, float]:
+    """An option's mean gain over the smart turn (option 0) in the first ``samples``
+    playouts, in wins, and its standard error (paired: the same futures)."""
+    mean, square = 0.0, 0.0
+    for s in range(samples):
+        d = float(worth[option, s] - worth[0, s])
+        mean += d
+        square += d * d
+    mean /= samples * WIN
+    spread = 0.0
+    if samples > 1:
+        square /= samples * WIN * WIN
+        spread = np.sqrt(max(square - mean * mean, 0.0) / (samples - 1))
+    return mean, spread
+
+
 @no_runtime(wraparound=False)
 def plan_turn(
     p: int,
@@ -285,13 +313,21 @@ def plan_turn(
     scratch: Scratch,
 ) -> int:
     """The option ``p`` plays this turn (a :data:`~.policies.PLANS` code), from its
-    playouts (module docstring)."""
+    playouts (module docstring): every option still in the running is played out on each
+    guess; every :data:`SCREEN` guesses an option that played as the smart turn in all of
+    them, or lost to it beyond noise, leaves the running; it stops when the turn's
+    playouts (``budget`` × PLANS) are spent, when only the smart turn is left, or at
+    :data:`MAX_SHARE` × ``budget`` guesses."""
     budget = players.info[p, BUDGET]
-    worth = scratch.worth
+    worth, alive = scratch.worth, scratch.alive
     base_p, base_d, base_t = scratch.base_players, scratch.base_deck, scratch.base_tally
     play_p, play_d, play_t = scratch.play_players, scratch.play_deck, scratch.play_tally
     n = players.info.shape[0]
-    for s in range(budget):
+    z = scratch.settings[S_SWITCH_Z] / 100
+    for option in range(PLANS):
+        alive[option] = 1
+    running, spent, samples = PLANS, 0, 0
+    while samples < worth.shape[1] and spent + running <= budget * PLANS and running > 1:
         copy_state(
             players, deck, tally, scratch.cursor, base_p, base_d, base_t, scratch.base_cursor
         )
@@ -300,6 +336,8 @@ def plan_turn(
         key = mix((high << np.uint64(30)) | low)
         guess_unseen(p, base_p, base_d, base_t, tables, scratch.base_cursor, scratch.unseen, key)
         for option in range(PLANS):
+            if alive[option] == 0:
+                continue
             copy_state(
                 base_p,
                 base_d,
@@ -321,21 +359,26 @@ def plan_turn(
                     first += 1
             share = WIN // first if scratch.placing[p] == 1 else 0
             place = scratch.settings[S_PLACE] * (n - scratch.placing[p]) // max(n - 1, 1)
-            worth[option, s] = share + place
+            worth[option, samples] = share + place
+        spent += running
+        samples += 1
+        if samples % SCREEN == 0:
+            for option in range(1, PLANS):
+                if alive[option] == 0:
+                    continue
+                same = True
+                for s in range(samples):
+                    same = same and worth[option, s] == worth[0, s]
+                mean, spread = paired_gain(worth, option, samples)
+                if same or mean + z * spread < 0:
+                    alive[option] = 0
+                    running -= 1
     best, best_gain = PLAN_SMART, 0.0
     for option in range(1, PLANS):
-        mean, square = 0.0, 0.0
-        for s in range(budget):
-            d = float(worth[option, s] - worth[0, s])
-            mean += d
-            square += d * d
-        mean /= budget * WIN
-        spread = 0.0
-        if budget > 1:
-            square /= budget * WIN * WIN
-            spread = np.sqrt(max(square - mean * mean, 0.0) / (budget - 1))
-        if mean * 100 > scratch.settings[S_SWITCH_Z] * spread and mean > best_gain:
-            best, best_gain = option - 1, mean
+        if alive[option] == 1 and samples > 0:
+            mean, spread = paired_gain(worth, option, samples)
+            if mean > z * spread and mean > best_gain:
+                best, best_gain = option - 1, mean
     return best
 
 
@@ -403,6 +446,7 @@ def play_planned_batch(
         u(scratch.base_cursor),
         u(scratch.play_cursor),
         u(scratch.worth),
+        u(scratch.alive),
         u(scratch.unseen),
         u(scratch.placing),
         u(scratch.settings),
@@ -439,7 +483,8 @@ def new_scratch(players: Players, deck: Deck, tally: Tally, budget: int) -> Scra
         ints(3),
         ints(3),
         ints(3),
-        ints(PLANS, max(budget, 1)),
+        ints(PLANS, MAX_SHARE * max(budget, 1)),
+        ints(PLANS),
         ints(2 * deck.pile.shape[0] + n * players.hand.shape[1]),
         ints(n),
         np.array([PLACE, round(SWITCH_Z * 100)], dtype=np.int64),
