@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 from trackkit import limits
 from trackkit.errors import TrackkitError
 from trackkit.explore.ladder import (
+    LADDER_RACE_COUNT,
     MIN_LADDER_RACES,
     ladder_step,
     mixed_seats,
     monotone,
     run_ladder,
     rungs_of,
+    skill_pairs,
 )
 from trackkit.games import get_ruleset
 from trackkit.limits import CostLimitError
@@ -125,3 +127,22 @@ def test_one_player_is_no_table_to_mix() -> None:
     yummell = get_ruleset()
     with pytest.raises(TrackkitError, match="2 players or more"):
         ladder_step(yummell.load_preset("first-run"), "smart", "greedy", _options("yummell", 1))
+
+
+def test_the_skills_race_pairs_are_the_games_share_of_a_profiles_races() -> None:
+    """Yummell races half a profile's races in pairs, Snow Tails (whose smart races cost
+    more) a quarter: each sweep with the skill within twice the cost of one without."""
+    yummell, snow = get_ruleset("yummell"), get_ruleset("snowtails")
+    assert skill_pairs(2_000, yummell) == 1_000 and skill_pairs(2_000, snow) == 500
+    assert skill_pairs(100, snow) == MIN_LADDER_RACES  # never fewer than tell anything
+
+
+def test_a_step_checks_and_prepares_its_track_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both seatings race the track as checked once (a Snow Tails check costs more than a
+    hundred race pairs)."""
+    snow = get_ruleset("snowtails")
+    checked = []
+    check = snow.check_track
+    monkeypatch.setattr(snow, "check_track", lambda *a, **k: checked.append(1) or check(*a, **k))
+    step = ladder_step(snow.load_preset("husky-oval"), "smart", "greedy", _options(snow.name, 3))
+    assert len(checked) == 1 and step.races == LADDER_RACE_COUNT

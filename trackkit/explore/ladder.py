@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from trackkit.errors import TrackkitError
-from trackkit.games.base import Ruleset, Rung
+from trackkit.games.base import Ruleset, Rung, ready
 from trackkit.limits import LADDER_RACES
 from trackkit.sim.montecarlo import simulate
 
@@ -129,6 +129,7 @@ def ladder_step(
             f"{upper} against {lower} at {players}"
         )
     seatings = mixed_seats(players, upper, lower)
+    track = ready(track, options)  # checked and prepared once: the seatings differ in policy
     wins_up, wins_low = [], []
     for seating in seatings:
         seated = ruleset.with_policies(options, seating)
@@ -186,11 +187,12 @@ def run_ladder(
     return tuple(steps)
 
 
-def skill_pairs(races: int) -> int:
-    """The race pairs of a profile's skill figure when not told: half its races (so the two
-    seatings race as many as the profile: a sweep with the skill costs twice one without),
-    at least :data:`MIN_LADDER_RACES`."""
-    return max(MIN_LADDER_RACES, races // 2)
+def skill_pairs(races: int, ruleset: Ruleset) -> int:
+    """The race pairs of a profile's skill figure when not told: the game's
+    ``skill_share`` of its races (Yummell half: the two seatings race as many as the
+    profile; Snow Tails, whose smart races cost more, a quarter), so that a sweep with the
+    skill costs at most twice one without; at least :data:`MIN_LADDER_RACES`."""
+    return max(MIN_LADDER_RACES, int(races * ruleset.skill_share))
 
 
 def skill_rungs(ruleset: Ruleset) -> tuple[Rung, Rung]:

@@ -92,6 +92,7 @@ from trackkit.explore.fairness import reference_tracks as reference_tracks
 from trackkit.explore.ladder import average_skill, skill_pairs, skill_step
 from trackkit.explore.length import length_figures
 from trackkit.explore.paired import Paired, paired_headline, paired_mean
+from trackkit.games.base import ready
 from trackkit.sim.montecarlo import RACES_PER_BATCH, SimulationResult, extend, simulate
 
 Better = Literal["high", "low", "target", "none"]
@@ -279,22 +280,23 @@ class TrackProfile:
 class ProfileSettings:
     """How a track is profiled, the same for one track, a sweep and a search.
 
-        ``races`` races from ``seed`` (race ``r`` of a seed is dealt, shuffled and ordered
-        alike on every track: common random numbers); the exact solver's figures (``exact``)
-        and each character's exact solo rounds (``characters``, with ``exact``; None: yes for
-        one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
-        races are added until the balance interval's half-width is at most this, up to
-        ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
-        sweep, whose bound on races counts it for every track). ``content`` (a folder or a
-        bundled content's name) is the game content raced when no options are given (None:
-        the game's bundled). ``skill``: the skill figure too (its ladder's top rung against its
-        own policy at mixed tables, ``skill_races`` race pairs on the same seed, by default half
-    the races; left out, NaN):
-        ``trackkit profile``, a sweep, ``compare`` and the Race page measure it, unless told not
-        to.
+    ``races`` races from ``seed`` (race ``r`` of a seed is dealt, shuffled and ordered
+    alike on every track: common random numbers); the exact solver's figures (``exact``)
+    and each character's exact solo rounds (``characters``, with ``exact``; None: yes for
+    one profile, no for a sweep, where they cost eight solves a track). With ``precision``,
+    races are added until the balance interval's half-width is at most this, up to
+    ``max_races`` (None: :data:`PRECISION_RACES` for one profile, 10 × ``races`` for a
+    sweep, whose bound on races counts it for every track). ``content`` (a folder or a
+    bundled content's name) is the game content raced when no options are given (None:
+    the game's bundled). ``skill``: the skill figure too (its ladder's top rung against its
+    own policy at mixed tables, ``skill_races`` race pairs on the same seed, by default the
+    game's ``skill_share`` of the races, half for Yummell, a quarter for Snow Tails;
+    left out, NaN):
+    ``trackkit profile``, a sweep, ``compare`` and the Race page measure it, unless told not
+    to.
 
-        >>> ProfileSettings(races=500, seed=1).races
-        500
+    >>> ProfileSettings(races=500, seed=1).races
+    500
     """
 
     races: int = PROFILE_RACES
@@ -354,7 +356,8 @@ def profile_track(
     max_races = _most_races(ruleset, spec, settings)
     if options is None:
         options = profile_options(ruleset, players, settings.content)
-    result = simulated or simulate(track, options, races=races, seed=seed)
+    raced = ready(track, options)  # checked and prepared once for its races and its skill's
+    result = simulated or simulate(raced, options, races=races, seed=seed)
     measures = fairness_measures(result, spec)
 
     def against_reference(result: SimulationResult) -> list[GroupFairness]:
@@ -410,7 +413,7 @@ def profile_track(
         values.update(seat_figures(result, seed))
     if ruleset.track_figures is not None:
         values.update(ruleset.track_figures(result.board))
-    values |= _skill(track, options, settings, details, paired)
+    values |= _skill(raced, options, settings, details, paired)
     figures, missing = FIGURES, {}
     if spec is not None:
         figures = profile_figures(ruleset, spec, values)
@@ -563,7 +566,7 @@ def _skill(
         return {}
     if not settings.skill:
         return {"skill": math.nan, "skill_low": math.nan, "skill_high": math.nan}
-    pairs = settings.skill_races or skill_pairs(settings.races)
+    pairs = settings.skill_races or skill_pairs(settings.races, options.ruleset)
     step = skill_step(track, options, races=pairs, seed=settings.seed)
     average = average_skill(options, seed=settings.seed)
     details["skill"] = step.to_json() | {"average": average.to_json()}

@@ -331,7 +331,7 @@ def plan_sweep(
     ruleset = get_ruleset(space.game)
     skill_races = 0
     if profile.skill and len(ruleset.ladder) > 1:
-        skill_races = profile.skill_races or skill_pairs(races)
+        skill_races = profile.skill_races or skill_pairs(races, ruleset)
     if skill_races:
         check_ladder_races(skill_races)
     each = max(races, most) + 2 * skill_races  # the skill's races: both seatings

@@ -306,6 +306,9 @@ class Ruleset(Protocol):
     scene: Callable[..., Any] | None  # the track drawn as shapes
     contents: Callable[[], tuple[str, ...]] | None  # bundled contents (rosters) to tune
     ladder: tuple[Rung, ...]  # its policies, weakest first (empty: none to race)
+    # the skill figure's race pairs per profile race when not told: at most what keeps a
+    # sweep with the skill within twice the cost of one without (measured per game)
+    skill_share: float
 
 
 class DesignCodec(Protocol):

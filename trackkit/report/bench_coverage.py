@@ -202,7 +202,8 @@ def bench_coverage(
 
 
 def _settings(races: int, seed: int) -> ProfileSettings:
-    # the skill as a sweep measures it: half the races in race pairs (the truth's, 20 times)
+    # the skill as a sweep measures it: the game's share of the races in race pairs (the
+    # truth's, 20 times)
     return ProfileSettings(races=races, seed=seed, exact=False, characters=False, skill=True)
 
 

@@ -136,6 +136,7 @@ class Toy:
     scene = None
     contents = None
     ladder = ()  # one way to play: nothing to race against
+    skill_share = 0.5  # (no skill figure without a ladder)
 
     def track_space(self, players: int) -> Any:
         """Every lane of the toy's design space (:mod:`tests.games.toy.core.space`)."""

@@ -129,6 +129,10 @@ class SnowTails:
     players = PLAYERS
     policies = tuple(POLICIES)
     ladder = LADDER
+    # a quarter of the races: smart's races cost about 2.6 greedy ones, and at half the
+    # races a 4-player sweep with the skill cost 2.6× one without (300 drawn boards, 45.5
+    # and 47.3 s against 17.7 and 17.6 s, one worker; 2026-11-29)
+    skill_share = 0.25
 
     def planning_cost(self, course: PreparedCourse, options: RaceOptions) -> int:
         """What the planners seated add to a race's cost (``montecarlo.race_cost``'s units:

@@ -146,6 +146,8 @@ class Yummell:
     players = PLAYERS
     policies = tuple(POLICIES)
     ladder = LADDER
+    # half the races: a 4-player sweep with the skill costs 1.99× one without (2026-11-29)
+    skill_share = 0.5
 
     def planning_cost(self, board: RaceBoard, options: RaceOptions) -> int:
         """What the planners seated add to a race's cost (``montecarlo.race_cost``'s units:
