@@ -63,7 +63,7 @@ def ladder_text(data: dict[str, Any], title: str) -> str:
     ]
     lines += [f"  {r['policy']:<{width}}  {r['assumes']}" for r in data["rungs"]]
     if data.get("budget"):
-        lines.append(f"(the planning player plays each option out {data['budget']} times a turn)")
+        lines.append(f"(the planning player's budget: {data['budget']} playouts an option a turn)")
     for step in data["steps"]:
         lines.append(step_words(step))
     if data["monotone"]:
